@@ -1,0 +1,118 @@
+"""Seeded random legal winning cases (RULES.md input format), for property tests and benchmarks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .tiles import CODES
+
+SUITED = list(range(27))
+
+
+def _kinds(ruleset: str) -> list[int]:
+    return list(range(31)) if ruleset == "nanjing" else list(range(34))
+
+
+def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = False) -> dict[str, Any]:
+    """One random winning hand with a consistent random context for ``ruleset``."""
+    kinds = _kinds(ruleset)
+    used = [0] * 34
+    winner = rng.randrange(4)
+    others = [s for s in range(4) if s != winner]
+    left = (winner + 3) % 4
+
+    def take(k: int, n: int) -> bool:
+        if used[k] + n > 4:
+            return False
+        used[k] += n
+        return True
+
+    melds: list[dict[str, Any]] = []
+    concealed: list[int] = []
+    seven = rng.random() < 0.12
+    if seven:
+        while len(concealed) < 14:
+            k = rng.choice(kinds)
+            if take(k, 2):
+                concealed += [k, k]
+    else:
+        n_melds = rng.choice([0, 0, 1, 1, 2, 2, 3, 4])
+        while len(melds) < n_melds:
+            k = rng.choice(kinds)
+            r = rng.random()
+            if ruleset == "nanning-fan" and r < 0.3 and k < 27 and k % 9 <= 6:
+                if take(k, 1) and take(k + 1, 1) and take(k + 2, 1):
+                    melds.append({"type": "chow", "tiles": [CODES[k], CODES[k + 1], CODES[k + 2]], "from": left})
+                continue
+            mtype = rng.choice(["pung", "pung", "pung", "kong_exposed", "kong_added", "kong_concealed"])
+            n = 3 if mtype == "pung" else 4
+            if take(k, n):
+                melds.append({"type": mtype, "tiles": [CODES[k]] * n,
+                              "from": None if mtype == "kong_concealed" else rng.choice(others)})
+        while len(concealed) < 3 * (4 - n_melds):
+            k = rng.choice(kinds)
+            if rng.random() < 0.6 and k < 27 and k % 9 <= 6:
+                if used[k] < 4 and used[k + 1] < 4 and used[k + 2] < 4:
+                    for j in (k, k + 1, k + 2):
+                        take(j, 1)
+                    concealed += [k, k + 1, k + 2]
+            elif take(k, 3):
+                concealed += [k, k, k]
+        while True:
+            k = rng.choice(kinds)
+            if take(k, 2):
+                concealed += [k, k]
+                break
+    rng.shuffle(concealed)
+    win = concealed.pop()
+    dealer = rng.randrange(4)
+    ctx: dict[str, Any] = {"winner": winner, "dealer": dealer}
+    kongs = [m for m in melds if m["type"].startswith("kong")]
+    r = rng.random()
+    if r < 0.45:
+        ctx["win_type"] = "discard"
+        ctx["discarder"] = rng.choice(others)
+        if rng.random() < 0.1:
+            ctx["after_kong"] = True
+        elif rng.random() < 0.1:
+            ctx["last_tile"] = True
+    elif r < 0.52:
+        ctx["win_type"] = "rob_kong"
+        ctx["discarder"] = rng.choice(others)
+    else:
+        ctx["win_type"] = "self_draw"
+        if kongs and rng.random() < 0.3:
+            ctx["replacement"] = "kong"
+            kind = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
+            chain = [{"kind": kind[m["type"]], "from": m["from"]} for m in kongs[-rng.randint(1, len(kongs)):]]
+            ctx["bloom_chain"] = chain
+            ctx["bloom_kong"] = chain[-1]
+        elif ruleset == "nanjing" and rng.random() < 0.15:
+            ctx["replacement"] = "flower"
+        elif rng.random() < 0.1:
+            ctx["last_tile"] = True
+    flowers: list[str] = []
+    if ruleset == "nanjing":
+        pool = [f"f{i}" for i in range(1, 9)] + ["C", "F", "P"] * 4
+        rng.shuffle(pool)
+        flowers = pool[:rng.choice([0, 0, 1, 2, 3, 4, 5, 6])]
+    options: dict[str, Any] = {}
+    if ruleset == "nanning-fan" and ghosts:
+        if rng.random() < 0.5:
+            options["ghost"] = {"mode": "extra4"}
+            n_g = rng.randint(1, 4)
+            for i in rng.sample(range(len(concealed)), min(n_g, len(concealed))):
+                concealed[i] = 42
+        else:
+            ind = rng.choice(range(34))
+            options["ghost"] = {"mode": "flip", "indicator": CODES[ind]}
+    hand = {"concealed": [CODES[t] for t in concealed], "melds": melds, "winning_tile": CODES[win],
+            "flowers": flowers}
+    return {"ruleset": ruleset, "options": options, "hand": hand, "context": ctx}
+
+
+def random_cases(n: int, ruleset: str = "nanning", seed: int = 0, ghosts: bool = False) -> list[dict[str, Any]]:
+    """``n`` random cases from a fixed seed (the benchmark set)."""
+    rng = random.Random(seed)
+    return [random_case(rng, ruleset, ghosts) for _ in range(n)]

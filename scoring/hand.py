@@ -1,0 +1,284 @@
+"""Value objects of RULES.md §0.2-0.3: Meld, Hand, KongEvent, WinContext, and their strict JSON parsers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InputError
+from .tiles import CODES, N_KINDS, parse_tile, parse_tiles, rank_of, suit_of
+
+MELD_TYPES = ("chow", "pung", "kong_exposed", "kong_added", "kong_concealed")
+WIN_TYPES = ("self_draw", "discard", "rob_kong", "quick_shot")
+KONG_KINDS = ("concealed", "exposed", "added", "flower")
+MELD_KIND = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared set: type, tile indices and the feeding seat (None for a concealed kong)."""
+
+    type: str
+    tiles: tuple[int, ...]
+    from_seat: int | None
+
+    @property
+    def is_kong(self) -> bool:
+        return self.type.startswith("kong")
+
+    @property
+    def kind(self) -> int:
+        """The lowest tile kind of the meld (the tile of a pung/kong, the start of a chow)."""
+        return min(self.tiles)
+
+    @property
+    def is_claimed(self) -> bool:
+        """Pung, exposed or added kong: counts as a feed (§1.5) and breaks 門清."""
+        return self.type in ("pung", "kong_exposed", "kong_added")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "tiles": [CODES[t] for t in self.tiles], "from": self.from_seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The winner's tiles: concealed (without the winning tile), melds, winning tile, flowers."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    winning_tile: int | None
+    flowers: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "concealed": [CODES[t] for t in self.concealed],
+            "melds": [m.to_json() for m in self.melds],
+            "winning_tile": None if self.winning_tile is None else CODES[self.winning_tile],
+            "flowers": [CODES[t] for t in self.flowers],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class KongEvent:
+    """One kong declared by any player during the hand (context.kong_events)."""
+
+    seat: int
+    kind: str
+    from_seat: int | None = None
+    chain: Any = None
+    robbed: bool = False
+
+
+@dataclass(slots=True)
+class WinContext:
+    """The situation of a win (RULES.md §0.3)."""
+
+    winner: int
+    dealer: int
+    win_type: str
+    discarder: int | None = None
+    replacement: str | None = None
+    bloom_chain: list[tuple[str, int | None]] = field(default_factory=list)
+    after_kong: bool = False
+    last_tile: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    kong_events: list[KongEvent] | None = None
+    penalty_events: list[tuple[str, int]] = field(default_factory=list)
+    previous_winner: int | None = None
+    fish_tiles: list[int] | None = None
+    other_melds: dict[int, list[Meld]] = field(default_factory=dict)
+
+    @property
+    def is_self_draw(self) -> bool:
+        return self.win_type == "self_draw"
+
+
+# ---------------------------------------------------------------- parsing helpers
+
+def _seat(value: object, where: str, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise InputError(f"{where}: expected a seat 0-3, got {value!r}")
+    return value
+
+
+def _flag(value: object, where: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InputError(f"{where}: expected true or false, got {value!r}")
+    return value
+
+
+def _obj(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def parse_meld(raw: object, where: str) -> Meld:
+    """Parse one meld and check its own shape (tile count, equal tiles, consecutive chow)."""
+    d = _obj(raw, where)
+    mtype = d.get("type")
+    if mtype not in MELD_TYPES:
+        raise InputError(f"{where}.type: unknown meld type {mtype!r} (expected one of {', '.join(MELD_TYPES)})")
+    if "tiles" not in d:
+        raise InputError(f"{where}: missing field 'tiles'")
+    tiles = parse_tiles(d["tiles"], f"{where}.tiles")
+    need = 4 if mtype.startswith("kong") else 3
+    if len(tiles) != need:
+        raise InputError(f"{where}: a {mtype} has {need} tiles, got {len(tiles)}")
+    if any(t >= N_KINDS for t in tiles):
+        raise InputError(f"{where}: flowers and ghost tiles cannot be in a meld")
+    if mtype == "chow":
+        s = sorted(tiles)
+        if not (s[0] < 27 and suit_of(s[0]) == suit_of(s[2]) and s[1] == s[0] + 1 and s[2] == s[0] + 2
+                and rank_of(s[0]) <= 7):
+            raise InputError(f"{where}: a chow must be three consecutive tiles of one suit, got "
+                             f"{' '.join(CODES[t] for t in tiles)}")
+        tiles = s
+    elif len(set(tiles)) != 1:
+        raise InputError(f"{where}: a {mtype} must be {need} identical tiles, got {' '.join(CODES[t] for t in tiles)}")
+    if mtype == "kong_concealed":
+        if d.get("from") is not None:
+            raise InputError(f"{where}.from: a concealed kong has no feeder (from must be null)")
+        frm = None
+    else:
+        if "from" not in d or d["from"] is None:
+            raise InputError(f"{where}.from: a {mtype} needs the seat that fed it")
+        frm = _seat(d["from"], f"{where}.from")
+    return Meld(mtype, tuple(tiles), frm)
+
+
+def parse_hand(raw: object) -> Hand:
+    """Parse hand JSON (§0.2); tile-count rules that depend on the ruleset are checked by the ruleset."""
+    d = _obj(raw, "hand")
+    if "concealed" not in d:
+        raise InputError("hand: missing field 'concealed'")
+    concealed = parse_tiles(d["concealed"], "hand.concealed")
+    melds_raw = d.get("melds", [])
+    if melds_raw is None:
+        melds_raw = []
+    if not isinstance(melds_raw, list):
+        raise InputError("hand.melds: expected a list of melds")
+    melds = [parse_meld(m, f"hand.melds[{i}]") for i, m in enumerate(melds_raw)]
+    if "winning_tile" not in d:
+        raise InputError("hand: missing field 'winning_tile' (null only for a Nanjing quick shot)")
+    wt = d["winning_tile"]
+    win = None if wt is None else parse_tile(wt, "hand.winning_tile")
+    flowers = parse_tiles(d.get("flowers") or [], "hand.flowers")
+    if len(melds) > 4:
+        raise InputError(f"hand.melds: at most 4 melds, got {len(melds)}")
+    return Hand(tuple(concealed), tuple(melds), win, tuple(flowers))
+
+
+def _kong_event(raw: object, where: str) -> KongEvent:
+    d = _obj(raw, where)
+    seat = _seat(d.get("seat"), f"{where}.seat")
+    kind = d.get("kind")
+    if kind not in KONG_KINDS:
+        raise InputError(f"{where}.kind: expected one of {', '.join(KONG_KINDS)}, got {kind!r}")
+    frm = None
+    if kind in ("exposed", "added"):
+        if d.get("from") is None:
+            raise InputError(f"{where}.from: an {kind} kong needs the seat that fed it")
+        frm = _seat(d.get("from"), f"{where}.from")
+        if frm == seat:
+            raise InputError(f"{where}.from: seat {seat} cannot feed its own kong")
+    return KongEvent(seat, kind, frm, d.get("chain"), _flag(d.get("robbed"), f"{where}.robbed"))
+
+
+def parse_context(raw: object) -> WinContext:
+    """Parse the win context (§0.3); unknown extra fields are ignored, wrong types are errors."""
+    d = _obj(raw, "context")
+    for key in ("winner", "dealer", "win_type"):
+        if key not in d:
+            raise InputError(f"context: missing field {key!r}")
+    winner = _seat(d["winner"], "context.winner")
+    dealer = _seat(d["dealer"], "context.dealer")
+    win_type = d["win_type"]
+    if win_type not in WIN_TYPES:
+        raise InputError(f"context.win_type: expected one of {', '.join(WIN_TYPES)}, got {win_type!r}")
+    discarder = None
+    if win_type != "self_draw":
+        if d.get("discarder") is None:
+            raise InputError(f"context.discarder: a {win_type} win needs the discarder / feeder seat")
+        discarder = _seat(d["discarder"], "context.discarder")
+        if discarder == winner:
+            raise InputError("context.discarder: the winner cannot be the discarder")
+    replacement = d.get("replacement")
+    if replacement not in (None, "kong", "flower"):
+        raise InputError(f"context.replacement: expected null, \"kong\" or \"flower\", got {replacement!r}")
+    if replacement is not None and win_type != "self_draw":
+        raise InputError("context.replacement: a replacement-tile win is a self-draw (win_type must be self_draw)")
+    chain: list[tuple[str, int | None]] = []
+    raw_chain = d.get("bloom_chain")
+    if raw_chain is None and d.get("bloom_kong") is not None:
+        raw_chain = [d["bloom_kong"]]
+    if raw_chain is not None:
+        if not isinstance(raw_chain, list):
+            raise InputError("context.bloom_chain: expected a list of kongs")
+        for i, k in enumerate(raw_chain):
+            kd = _obj(k, f"context.bloom_chain[{i}]")
+            kind = kd.get("kind")
+            if kind not in ("concealed", "exposed", "added"):
+                raise InputError(f"context.bloom_chain[{i}].kind: expected concealed, exposed or added, got {kind!r}")
+            frm = None
+            if kind != "concealed":
+                frm = _seat(kd.get("from"), f"context.bloom_chain[{i}].from")
+                if frm == winner:
+                    raise InputError(f"context.bloom_chain[{i}].from: the winner cannot feed his own kong")
+            chain.append((kind, frm))
+    if replacement == "kong" and not chain:
+        raise InputError("context.bloom_chain: a win on a kong replacement needs the kong (bloom_chain or bloom_kong)")
+    kong_events = None
+    if d.get("kong_events") is not None:
+        if not isinstance(d["kong_events"], list):
+            raise InputError("context.kong_events: expected a list")
+        kong_events = [_kong_event(e, f"context.kong_events[{i}]") for i, e in enumerate(d["kong_events"])]
+    penalties: list[tuple[str, int]] = []
+    for i, e in enumerate(d.get("penalty_events") or []):
+        ed = _obj(e, f"context.penalty_events[{i}]")
+        if ed.get("kind") not in ("follow", "four_same"):
+            raise InputError(f"context.penalty_events[{i}].kind: expected follow or four_same, got {ed.get('kind')!r}")
+        penalties.append((ed["kind"], _seat(ed.get("seat"), f"context.penalty_events[{i}].seat")))
+    fish = None
+    if d.get("fish_tiles") is not None:
+        fish = parse_tiles(d["fish_tiles"], "context.fish_tiles")
+        if len(fish) > 3 or any(t >= N_KINDS for t in fish):
+            raise InputError("context.fish_tiles: at most 3 playing tiles")
+    other: dict[int, list[Meld]] = {}
+    if d.get("other_melds") is not None:
+        om = _obj(d["other_melds"], "context.other_melds")
+        for key, melds in om.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise InputError(f"context.other_melds: key {key!r} is not a seat") from None
+            _seat(seat, f"context.other_melds[{key!r}]")
+            if seat == winner:
+                raise InputError("context.other_melds: holds the other seats only, not the winner")
+            if not isinstance(melds, list):
+                raise InputError(f"context.other_melds[{key!r}]: expected a list of melds")
+            other[seat] = [parse_meld(m, f"context.other_melds[{key!r}][{i}]") for i, m in enumerate(melds)]
+    ctx = WinContext(
+        winner=winner, dealer=dealer, win_type=win_type, discarder=discarder, replacement=replacement,
+        bloom_chain=chain, after_kong=_flag(d.get("after_kong"), "context.after_kong"),
+        last_tile=_flag(d.get("last_tile"), "context.last_tile"),
+        heavenly=_flag(d.get("heavenly"), "context.heavenly"),
+        earthly=_flag(d.get("earthly"), "context.earthly"),
+        kong_events=kong_events, penalty_events=penalties,
+        previous_winner=_seat(d.get("previous_winner"), "context.previous_winner", allow_none=True),
+        fish_tiles=fish, other_melds=other,
+    )
+    if ctx.after_kong and win_type != "discard":
+        raise InputError("context.after_kong: only a discard win can follow the discarder's kong")
+    if ctx.heavenly and winner != dealer:
+        raise InputError("context.heavenly: only the dealer can win on the initial deal")
+    if ctx.heavenly and win_type != "self_draw":
+        raise InputError("context.heavenly: a heavenly win is a self-draw")
+    if ctx.earthly and winner == dealer:
+        raise InputError("context.earthly: an earthly win is a non-dealer's")
+    return ctx

@@ -1,0 +1,122 @@
+"""Tile codes of RULES.md §0.1 and the integer indices the engine computes with.
+
+Indices: 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-30 = E S W N, 31-33 = C F P,
+34-41 = f1-f8 (seasons, flowers), 42 = G (blank ghost). Kinds 0-33 are the playing kinds.
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+CODES: tuple[str, ...] = (
+    tuple(f"{r}{s}" for s in "mps" for r in range(1, 10))
+    + tuple("ESWNCFP")
+    + tuple(f"f{i}" for i in range(1, 9))
+    + ("G",)
+)
+INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+N_KINDS = 34  # playing kinds
+FIRST_WIND, FIRST_DRAGON, FIRST_FLOWER, BLANK_GHOST = 27, 31, 34, 42
+TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+ENGLISH: dict[str, str] = {
+    **{f"{r}m": f"{r} of characters" for r in range(1, 10)},
+    **{f"{r}p": f"{r} of circles" for r in range(1, 10)},
+    **{f"{r}s": f"{r} of bamboo" for r in range(1, 10)},
+    "E": "East wind", "S": "South wind", "W": "West wind", "N": "North wind",
+    "C": "Red dragon", "F": "Green dragon", "P": "White dragon",
+    "f1": "Spring", "f2": "Summer", "f3": "Autumn", "f4": "Winter",
+    "f5": "Plum", "f6": "Orchid", "f7": "Chrysanthemum", "f8": "Bamboo",
+    "G": "Ghost (blank)",
+}
+
+# Unicode mahjong glyphs (U+1F000 block), for readable command-line output.
+GLYPHS: dict[str, str] = {
+    **{f"{r}m": chr(0x1F007 + r - 1) for r in range(1, 10)},
+    **{f"{r}s": chr(0x1F010 + r - 1) for r in range(1, 10)},
+    **{f"{r}p": chr(0x1F019 + r - 1) for r in range(1, 10)},
+    "E": "\U0001F000", "S": "\U0001F001", "W": "\U0001F002", "N": "\U0001F003",
+    "C": "\U0001F004", "F": "\U0001F005", "P": "\U0001F006",
+    "f5": "\U0001F022", "f6": "\U0001F023", "f8": "\U0001F024", "f7": "\U0001F025",
+    "f1": "\U0001F026", "f2": "\U0001F027", "f3": "\U0001F028", "f4": "\U0001F029",
+    "G": "\U0001F02A",
+}
+
+
+def parse_tile(code: object, where: str = "tile") -> int:
+    """Return the index of one tile code, or raise InputError naming the bad code and where it was."""
+    if isinstance(code, str):
+        idx = INDEX.get(code.strip())
+        if idx is not None:
+            return idx
+    raise InputError(f"{where}: unknown tile code {code!r} (expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, f1-f8 or G)")
+
+
+def parse_tiles(codes: object, where: str) -> list[int]:
+    """Parse a JSON list of tile codes; a plain string like "123m 55p EE" is accepted too."""
+    if isinstance(codes, str):
+        codes = split_notation(codes, where)
+    if not isinstance(codes, list):
+        raise InputError(f"{where}: expected a list of tile codes, got {type(codes).__name__}")
+    return [parse_tile(c, f"{where}[{i}]") for i, c in enumerate(codes)]
+
+
+def split_notation(text: str, where: str = "tiles") -> list[str]:
+    """Expand compact notation ("123m 55p ESW f1 G") into single codes."""
+    out: list[str] = []
+    for word in text.replace(",", " ").split():
+        if word in INDEX:
+            out.append(word)
+        elif len(word) >= 2 and word[-1] in "mps" and word[:-1].isdigit():
+            out.extend(f"{d}{word[-1]}" for d in word[:-1])
+        elif all(ch in "ESWNCFPG" for ch in word):
+            out.extend(word)
+        else:
+            raise InputError(f"{where}: cannot read {word!r} as tiles")
+    return out
+
+
+def code(idx: int) -> str:
+    """Tile code of an index."""
+    return CODES[idx]
+
+
+def is_suited(t: int) -> bool:
+    return t < 27
+
+
+def suit_of(t: int) -> int:
+    """0 = m, 1 = p, 2 = s; only for suited tiles."""
+    return t // 9
+
+
+def rank_of(t: int) -> int:
+    """Rank 1-9 of a suited tile."""
+    return t % 9 + 1
+
+
+def is_honor(t: int) -> bool:
+    return 27 <= t < 34
+
+
+def is_wind(t: int) -> bool:
+    return 27 <= t < 31
+
+
+def is_dragon(t: int) -> bool:
+    return 31 <= t < 34
+
+
+def is_flower(t: int) -> bool:
+    return 34 <= t < 42
+
+
+def next_kind(t: int) -> int:
+    """The tile after t for a ghost indicator: suits wrap 9->1, winds E->S->W->N->E, dragons C->F->P->C."""
+    if t < 27:
+        return t - 8 if t % 9 == 8 else t + 1
+    if t < 31:
+        return 27 + (t - 27 + 1) % 4
+    if t < 34:
+        return 31 + (t - 31 + 1) % 3
+    raise InputError(f"ghost indicator {CODES[t]} must be a playing tile")

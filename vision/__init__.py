@@ -1,0 +1,1 @@
+"""Tile reading: photo -> detections (typed boxes) -> tile codes -> layout -> RULES.md hand."""

@@ -1,0 +1,37 @@
+"""Tile crops for the classifier, cut the same way in training and at run time."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 64
+CROP_PAD = 0.08
+
+
+def tile_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], size: int = CROP_SIZE,
+              pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
+    """Cut one box (padded by ``pad`` of its size) and resize to size x size, landscape boxes turned upright.
+
+    Returns the BGR crop and whether it was turned (a sideways tile).
+    """
+    h, w = img.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in box)
+    bw, bh = x2 - x1, y2 - y1
+    px, py = bw * pad, bh * pad
+    xa, ya = max(0, int(round(x1 - px))), max(0, int(round(y1 - py)))
+    xb, yb = min(w, int(round(x2 + px))), min(h, int(round(y2 + py)))
+    crop = img[ya:max(yb, ya + 1), xa:max(xb, xa + 1)]
+    sideways = bw > 1.1 * bh
+    if sideways:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
+    return cv2.resize(crop, (size, size), interpolation=interp), sideways
+
+
+def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops -> float32 NCHW RGB batch in [0, 1]."""
+    if not crops:
+        return np.zeros((0, 3, CROP_SIZE, CROP_SIZE), np.float32)
+    arr = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))

@@ -1,0 +1,210 @@
+"""Stage 2: train the tile-face classifier (42 faces + face-down) on crops and export it to ONNX.
+
+    python -m vision.training.train_classifier --epochs 14 --out models/classifier.onnx
+
+Crops come from the shared `train` split (every labelled box), the camerash crops (other tile designs)
+and rendered face-down tiles; the `valid` split is only used to report accuracy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from ..classes import CAMERASH_CODES, CLASS_INDEX, CLASSIFIER_CODES
+from ..crops import CROP_SIZE, crops_to_batch, tile_crop
+from .data import load_split, shared_dir
+from .synth import render_back
+
+
+def collect(split: str, drop_bad: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for li in load_split(split, drop_bad=drop_bad):
+        img = cv2.imread(str(li.path))
+        if img is None:
+            continue
+        for box, code in zip(li.boxes, li.codes):
+            if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+                continue
+            crop, _ = tile_crop(img, box)
+            xs.append(crop)
+            ys.append(CLASS_INDEX[code])
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def collect_camerash() -> tuple[np.ndarray, np.ndarray]:
+    root = shared_dir() / "data" / "camerash-crops"
+    xs, ys = [], []
+    with open(root / "tiles-data" / "data.csv", encoding="utf-8-sig") as fh:
+        for row in csv.DictReader(fh):
+            img = cv2.imread(str(root / "tiles-resized" / row["image-name"]))
+            code = CAMERASH_CODES.get(row["label-name"])
+            if img is None or code is None:
+                continue
+            h, w = img.shape[:2]
+            crop, _ = tile_crop(img, (0.04 * w, 0.04 * h, 0.96 * w, 0.96 * h))
+            xs.append(crop)
+            ys.append(CLASS_INDEX[code])
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def backs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    xs = []
+    for _ in range(n):
+        w = int(rng.integers(24, 90))
+        h = int(w * rng.uniform(1.2, 1.5))
+        tile = render_back(w, h, rng)
+        pad = rng.integers(20, 120, 3).astype(np.uint8)
+        canvas = np.empty((h + 12, w + 12, 3), np.uint8)
+        canvas[:] = pad
+        canvas[6:6 + h, 6:6 + w] = tile
+        crop, _ = tile_crop(canvas, (6, 6, 6 + w, 6 + h))
+        xs.append(crop)
+    return np.stack(xs), np.full(n, CLASS_INDEX["back"], np.int64)
+
+
+class Block(nn.Module):
+    def __init__(self, cin: int, cout: int, stride: int) -> None:
+        super().__init__()
+        self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(cout)
+        self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(cout)
+        self.skip = None if stride == 1 and cin == cout else nn.Sequential(
+            nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.b1(self.c1(x)))
+        y = self.b2(self.c2(y))
+        return F.relu(y + (x if self.skip is None else self.skip(x)))
+
+
+class TileNet(nn.Module):
+    """A stride-2 stem and four residual stages (width 32-256) over 64-px crops; logits for 43 classes."""
+
+    def __init__(self, n_classes: int = len(CLASSIFIER_CODES), width: int = 32) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, width, 3, 2, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU())
+        chans = [width, width * 2, width * 4, width * 8]
+        layers = []
+        cin = width
+        for i, c in enumerate(chans):
+            layers.append(Block(cin, c, 1 if i == 0 else 2))
+            cin = c
+        self.body = nn.Sequential(*layers)
+        self.head = nn.Linear(cin, n_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.body(self.stem(x))
+        return self.head(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+def augment(batch: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Lighting, colour, 180-degree turns, small shifts and scale."""
+    n = batch.shape[0]
+    gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
+    b = batch * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
+    b = b * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
+    flip = torch.rand(n, generator=gen) < 0.5
+    b[flip] = torch.flip(b[flip], dims=(2, 3))
+    theta = torch.zeros(n, 2, 3)
+    scale = 0.9 + 0.2 * torch.rand(n, generator=gen)
+    ang = (torch.rand(n, generator=gen) - 0.5) * 0.25
+    theta[:, 0, 0] = scale * torch.cos(ang)
+    theta[:, 0, 1] = -scale * torch.sin(ang)
+    theta[:, 1, 0] = scale * torch.sin(ang)
+    theta[:, 1, 1] = scale * torch.cos(ang)
+    theta[:, :, 2] = (torch.rand(n, 2, generator=gen) - 0.5) * 0.12
+    grid = F.affine_grid(theta, list(b.shape), align_corners=False)
+    b = F.grid_sample(b, grid, padding_mode="border", align_corners=False)
+    return b.clamp(0, 1)
+
+
+def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> tuple[float, float]:
+    model.eval()
+    correct = top3 = 0
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            logits = model(x[i:i + 512])
+            correct += (logits.argmax(1) == y[i:i + 512]).sum().item()
+            top3 += (logits.topk(3, 1).indices == y[i:i + 512, None]).any(1).sum().item()
+    return correct / len(x), top3 / len(x)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", default="models/classifier.onnx")
+    ap.add_argument("--work", default="build/classifier")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    xt, yt = collect("train")
+    xc, yc = collect_camerash()
+    xb, yb = backs(1500, args.seed)
+    xv, yv = collect("valid")
+    xvb, yvb = backs(200, args.seed + 1)
+    x_train = torch.from_numpy(crops_to_batch(list(np.concatenate([xt, xc, xc, xb]))))
+    y_train = torch.from_numpy(np.concatenate([yt, yc, yc, yb]))
+    x_val = torch.from_numpy(crops_to_batch(list(np.concatenate([xv, xvb]))))
+    y_val = torch.from_numpy(np.concatenate([yv, yvb]))
+    print(f"data: {len(x_train)} train crops, {len(x_val)} valid crops ({time.time() - t0:.0f}s)", flush=True)
+    model = TileNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    steps = args.epochs * ((len(x_train) + args.batch - 1) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    gen = torch.Generator().manual_seed(args.seed)
+    best = 0.0
+    log = []
+    for epoch in range(args.epochs):
+        model.train()
+        perm = torch.randperm(len(x_train), generator=gen)
+        tl = 0.0
+        for i in range(0, len(perm), args.batch):
+            idx = perm[i:i + args.batch]
+            xb_ = augment(x_train[idx], gen)
+            loss = F.cross_entropy(model(xb_), y_train[idx], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tl += loss.item() * len(idx)
+            if i // args.batch % 50 == 0:
+                print(f"epoch {epoch + 1} step {i // args.batch} loss {loss.item():.3f} {time.time() - t0:.0f}s",
+                      flush=True)
+        acc, top3 = evaluate(model, x_val, y_val)
+        log.append({"epoch": epoch + 1, "loss": tl / len(perm), "valid_top1": acc, "valid_top3": top3,
+                    "elapsed_s": round(time.time() - t0)})
+        print(json.dumps(log[-1]), flush=True)
+        torch.save(model.state_dict(), work / "last.pt")
+        if acc >= best:
+            best = acc
+            torch.save(model.state_dict(), work / "best.pt")
+    model.load_state_dict(torch.load(work / "best.pt"))
+    model.eval()
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(model, dummy, args.out, input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    (work / "log.json").write_text(json.dumps(log, indent=1))
+    print(f"best valid top-1 {best:.4f}; wrote {args.out}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

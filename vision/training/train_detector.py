@@ -1,0 +1,118 @@
+"""Stage 1: fine-tune the YOLO tile finder (classes `tile`, `back`) and export it to ONNX.
+
+    python -m vision.training.train_detector --epochs 12 --imgsz 416 --synth 500 --out models/detector.onnx
+
+Starts from ../shared/weights/mjdet_yolo11n.pt. Training images: every photo of the shared `train` split
+(all 42 faces -> `tile`) plus copy-paste composites of train-split crops with sideways and face-down tiles.
+Validation: the shared `valid` split (never trained on). Runs offline (YOLO_OFFLINE=1, private config dir).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .data import load_split, shared_dir
+from .synth import CropBank, compose, random_table_groups
+
+
+def offline_env(work: Path) -> None:
+    """Ultralytics without network: private config dir with the fonts it would otherwise download."""
+    cfg = work / "yolo_config"
+    cfg.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg)
+    import matplotlib
+
+    font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        if not (cfg / name).exists():
+            shutil.copy(font, cfg / name)
+
+
+def yolo_rows(boxes: np.ndarray, classes: list[int], w: int, h: int) -> str:
+    rows = []
+    for (x1, y1, x2, y2), c in zip(boxes, classes):
+        rows.append(f"{c} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    return "\n".join(rows) + ("\n" if rows else "")
+
+
+def build_dataset(work: Path, n_synth: int, seed: int) -> Path:
+    """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml."""
+    root = work / "data"
+    if root.exists():
+        shutil.rmtree(root)
+    for split in ("train", "val"):
+        (root / split / "images").mkdir(parents=True)
+        (root / split / "labels").mkdir(parents=True)
+    train = load_split("train")
+    for split, items in (("train", train), ("val", load_split("valid", drop_bad=False))):
+        for li in items:
+            dst = root / split / "images" / li.path.name
+            os.symlink(li.path.resolve(), dst)
+            (root / split / "labels" / (li.path.stem + ".txt")).write_text(
+                yolo_rows(li.boxes, [0] * len(li.codes), 640, 640))
+    rng = np.random.default_rng(seed)
+    bank = CropBank.build(train, seed=seed)
+    for i in range(n_synth):
+        img, placed = compose(random_table_groups(rng), bank, rng, two_rows=rng.random() < 0.4, fit=False)
+        name = f"synth_{i:05d}"
+        cv2.imwrite(str(root / "train" / "images" / f"{name}.jpg"), img)
+        boxes = np.array([p.box for p in placed], np.float32).reshape(-1, 4)
+        cls = [1 if p.code == "back" else 0 for p in placed]
+        (root / "train" / "labels" / f"{name}.txt").write_text(yolo_rows(boxes, cls, img.shape[1], img.shape[0]))
+    yaml = work / "tiles.yaml"
+    yaml.write_text(f"path: {root.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n  1: back\n")
+    return yaml
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--imgsz", type=int, default=416)
+    ap.add_argument("--synth", type=int, default=500)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--hours", type=float, default=0.0, help="stop after this many hours (0 = epochs only)")
+    ap.add_argument("--weights", default=str(shared_dir() / "weights" / "mjdet_yolo11n.pt"))
+    ap.add_argument("--work", default="build/detector")
+    ap.add_argument("--out", default="models/detector.onnx")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--resume", action="store_true", help="resume build/detector/run/weights/last.pt")
+    args = ap.parse_args()
+    work = Path(args.work).resolve()
+    offline_env(work)
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    run_dir = work / "run"
+    if args.resume:
+        model = YOLO(str(run_dir / "weights" / "last.pt"))
+        model.train(resume=True)
+    else:
+        yaml = build_dataset(work, args.synth, args.seed)
+        print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
+        model = YOLO(args.weights)
+        extra = {"time": args.hours} if args.hours else {}
+        model.train(data=str(yaml), epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, workers=2,
+                    device="cpu", project=str(work), name="run", exist_ok=True, plots=False, amp=False,
+                    seed=args.seed, deterministic=False, patience=100, cos_lr=True, close_mosaic=2,
+                    degrees=10.0, fliplr=0.5, flipud=0.0, mosaic=1.0, save_period=1, **extra)
+    best = run_dir / "weights" / "best.pt"
+    model = YOLO(str(best))
+    path = model.export(format="onnx", imgsz=args.imgsz, simplify=True, opset=17, dynamic=False, nms=False)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, args.out)
+    print(f"wrote {args.out} after {time.time() - t0:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
