@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .tiles import CODES
+from .tiles import CODES, next_kind
 
 SUITED = list(range(27))
 
@@ -105,8 +105,9 @@ def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = Fal
             for i in rng.sample(range(len(concealed)), min(n_g, len(concealed))):
                 concealed[i] = 42
         else:
-            ind = rng.choice(range(34))
-            options["ghost"] = {"mode": "flip", "indicator": CODES[ind]}
+            in_melds = {t for m in melds for t in m["tiles"]}
+            inds = [i for i in range(34) if CODES[next_kind(i)] not in in_melds]
+            options["ghost"] = {"mode": "flip", "indicator": CODES[rng.choice(inds)]}
     hand = {"concealed": [CODES[t] for t in concealed], "melds": melds, "winning_tile": CODES[win],
             "flowers": flowers}
     return {"ruleset": ruleset, "options": options, "hand": hand, "context": ctx}

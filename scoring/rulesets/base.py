@@ -113,18 +113,6 @@ class Ruleset:
 
     def validate(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> None:
         """Input checks common to all rule sets; subclasses add their own."""
-        need = self.expected_concealed(hand, ctx)
-        if len(hand.concealed) != need:
-            raise InputError(f"hand.concealed: with {len(hand.melds)} meld(s) the concealed hand holds {need} tiles "
-                             f"(without the winning tile), got {len(hand.concealed)}")
-        if hand.winning_tile is None and ctx.win_type != "quick_shot":
-            raise InputError("hand.winning_tile: null is only allowed for a Nanjing quick shot")
-        for i, t in enumerate(hand.concealed):
-            self.check_tile(t, f"hand.concealed[{i}]", opts)
-        if hand.winning_tile is not None:
-            self.check_tile(hand.winning_tile, "hand.winning_tile", opts)
-        if hand.flowers and not self.allows_flowers:
-            raise InputError(f"hand.flowers: {self.name} has no flowers")
         for i, m in enumerate(hand.melds):
             where = f"hand.melds[{i}]"
             for t in m.tiles:
@@ -138,6 +126,18 @@ class Ruleset:
                 if m.from_seat != left:
                     raise InputError(f"{where}.from: a chow can only be claimed from the left player "
                                      f"(seat {left}), got seat {m.from_seat}")
+        need = self.expected_concealed(hand, ctx)
+        if len(hand.concealed) != need:
+            raise InputError(f"hand.concealed: with {len(hand.melds)} meld(s) the concealed hand holds {need} tiles "
+                             f"(without the winning tile), got {len(hand.concealed)}")
+        if hand.winning_tile is None and ctx.win_type != "quick_shot":
+            raise InputError("hand.winning_tile: null is only allowed for a Nanjing quick shot")
+        for i, t in enumerate(hand.concealed):
+            self.check_tile(t, f"hand.concealed[{i}]", opts)
+        if hand.winning_tile is not None:
+            self.check_tile(hand.winning_tile, "hand.winning_tile", opts)
+        if hand.flowers and not self.allows_flowers:
+            raise InputError(f"hand.flowers: {self.name} has no flowers")
         all_tiles = list(hand.concealed) + [t for m in hand.melds for t in m.tiles] + list(hand.flowers)
         if hand.winning_tile is not None:
             all_tiles.append(hand.winning_tile)
@@ -189,8 +189,8 @@ class Ruleset:
         w = hand.winning_tile
         if w is None or c[w] == 0:
             return []
-        held = self.held_counts(hand, c)
         c[w] -= 1
+        held = self.held_counts(hand, c)
         return waits(c, held, self.playing_kinds, seven_pairs=not hand.melds, orphans=self.has_orphans)
 
     playing_kinds: ClassVar[range | tuple[int, ...]] = range(N_KINDS)
