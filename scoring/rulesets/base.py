@@ -44,6 +44,7 @@ def opt_choice(*choices: Any) -> Callable[[str, Any], Any]:
         if not any(v == c and type(v) is type(c) for c in choices):
             raise InputError(f"options.{name}: expected one of {', '.join(map(repr, choices))}, got {v!r}")
         return v
+    check.choices = choices  # type: ignore[attr-defined]  # lets a UI offer the choices
     return check
 
 

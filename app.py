@@ -1,0 +1,441 @@
+"""Streamlit page: photograph a winning hand, confirm the tiles, set the situation, see who pays whom, keep the ledger.
+
+Run: streamlit run app.py   (phone on the same network: see README, camera access needs HTTPS or localhost)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+import streamlit as st
+
+from ledger import Ledger, default_path, next_dealer
+from scoring import RULESETS, score_case
+from scoring.errors import InputError
+from scoring.tiles import CODES, GLYPHS
+from vision.photo import PhotoError, decode_photo
+from vision.pipeline import read_image
+from vision.reader import ModelMissing, TileReader
+from webapp.draw import annotate
+from webapp.editing import (
+    MELD_TYPES,
+    compact,
+    fields_from_hand,
+    hand_from_fields,
+    parse_kong_lines,
+    parse_penalty_lines,
+    pay_lines,
+    winner_kong_events,
+)
+from webapp.i18n import ERRORS, t
+
+st.set_page_config(page_title="Mahjong scorer", page_icon="🀄", layout="wide")
+ss = st.session_state
+PICKER = [c for c in CODES if c != "G"]
+
+
+@st.cache_resource
+def get_reader() -> TileReader | None:
+    """One tile reader (ONNX sessions) per server process."""
+    try:
+        return TileReader(threads=2)
+    except ModelMissing:
+        return None
+
+
+@st.cache_resource
+def get_ledger(path: str) -> Ledger:
+    return Ledger(path)
+
+
+ledger = get_ledger(str(default_path()))
+
+# ------------------------------------------------------------------ remembered table set-up
+if "initialised" not in ss:
+    saved = ledger.settings()
+    ss.lang = saved.get("lang", "en")
+    ss.ruleset = saved.get("ruleset", "nanning")
+    for i in range(4):
+        ss[f"name{i}"] = saved.get("names", ["East", "South", "West", "North"])[i]
+    ss.dealer = saved.get("dealer", 0)
+    for rs, opts in saved.get("options", {}).items():
+        for k, v in opts.items():
+            ss[f"opt_{rs}_{k}"] = v if not isinstance(v, (dict, list)) and v is not None else json.dumps(v)
+    ss.codes = []
+    ss.initialised = True
+
+lang = ss.lang
+
+
+def L(key: str) -> str:  # noqa: N802 - short label helper
+    return t(key, ss.get("lang", "en"))
+
+
+def names() -> list[str]:
+    return [ss.get(f"name{i}") or f"seat {i}" for i in range(4)]
+
+
+def seat_labeller() -> Any:
+    """A format_func for seats that does not read session state (AppTest calls it outside the script)."""
+    labels = names()
+    return lambda s: "—" if s is None else f"{s}: {labels[s]}"
+
+
+def tile_label(c: str) -> str:
+    return f"{GLYPHS.get(c, '')} {c}"
+
+
+# ------------------------------------------------------------------ sidebar: set-up
+with st.sidebar:
+    st.radio(L("language"), ["en", "zh"], key="lang", format_func=lambda x: "English" if x == "en" else "中文",
+             horizontal=True)
+    st.header(L("setup"))
+    st.selectbox(L("ruleset"), list(RULESETS), key="ruleset", format_func=lambda r: RULESETS[r].title)
+    rules = RULESETS[ss.ruleset]
+    options: dict[str, Any] = {}
+    option_error = None
+    with st.expander(L("options")):
+        for name, opt in rules.options.items():
+            key = f"opt_{ss.ruleset}_{name}"
+            choices = getattr(opt.check, "choices", None)
+            if isinstance(opt.default, bool):
+                val: Any = st.checkbox(name, value=opt.default, key=key, help=opt.help)
+            elif choices:
+                val = st.selectbox(name, list(choices), key=key, help=opt.help)
+            elif isinstance(opt.default, int):
+                val = st.number_input(name, value=opt.default, step=1, key=key, help=opt.help)
+            else:
+                raw = st.text_input(name, value=json.dumps(opt.default), key=key, help=opt.help + " (JSON)")
+                try:
+                    val = json.loads(raw) if raw.strip() else None
+                except json.JSONDecodeError as e:
+                    option_error = f"{name}: not valid JSON ({e.msg})"
+                    val = opt.default
+            if val != opt.default:
+                options[name] = int(val) if isinstance(opt.default, int) and not isinstance(val, bool) else val
+    st.caption(L("players"))
+    for i in range(4):
+        st.text_input(f"seat {i}", key=f"name{i}")
+    st.selectbox(L("dealer"), range(4), key="dealer", format_func=seat_labeller())
+    st.caption(f"{L('ledger_file')}: `{ledger.path}`")
+    remembered = {"lang": ss.lang, "ruleset": ss.ruleset, "names": names(), "dealer": ss.dealer,
+                  "options": {**ledger.settings().get("options", {}), ss.ruleset: options}}
+    if remembered != ss.get("_remembered"):
+        ledger.save_settings(remembered)
+        ss._remembered = remembered
+
+st.title("🀄 " + L("title"))
+if option_error:
+    st.error(option_error)
+
+# ------------------------------------------------------------------ 1. capture
+st.header(L("capture"))
+tab_cam, tab_up, tab_manual = st.tabs([L("camera"), L("upload"), L("manual")])
+with tab_cam:
+    cam = st.camera_input(L("take_photo"), key="camera")
+with tab_up:
+    up = st.file_uploader(L("choose_photo"), key="upload")
+with tab_manual:
+    st.caption(L("manual_help"))
+
+
+def set_fields(hand: dict[str, Any]) -> None:
+    for k, v in fields_from_hand(hand).items():
+        ss[k] = v
+
+
+def load_photo_bytes(data: bytes, name: str) -> None:
+    """Read a new photo once; edits afterwards never re-run detection."""
+    digest = hashlib.sha1(data).hexdigest()
+    if ss.get("photo_hash") == digest:
+        return
+    ss.photo_hash = digest
+    ss.photo_error = None
+    ss.reading = None
+    t0 = time.perf_counter()
+    try:
+        img = decode_photo(data, name)
+    except PhotoError as e:
+        ss.photo_error = str(e)
+        return
+    reader = get_reader()
+    if reader is None:
+        ss.photo_error = L("model_missing")
+        return
+    reading = read_image(img, reader, ss.ruleset, True, int(ss.get("winner", 0) or 0), name)
+    ss.reading = reading.to_json()
+    ss.reading["timing_ms"]["page_read_ms"] = round(1000 * (time.perf_counter() - t0), 1)
+    ss.annotated = annotate(img, ss.reading["tiles"])
+    ss.codes = list(reading.codes)
+    if reading.hand is not None:
+        set_fields(reading.hand)
+
+
+photo = up if up is not None else cam
+if photo is not None:
+    load_photo_bytes(photo.getvalue(), getattr(photo, "name", "camera photo"))
+if ss.get("photo_error"):
+    st.error(f"{L('bad_photo')}: {ss.photo_error}")
+reading = ss.get("reading")
+
+# ------------------------------------------------------------------ 2. confirm / correct
+st.header(L("confirm"))
+
+
+def regroup(tile: int) -> None:
+    """Rewrite the text of the group that holds tile from the current codes."""
+    groups = reading["groups"] if reading else []
+    meld_no = -1
+    for g in groups:
+        if g["kind"] == "meld":
+            meld_no += 1
+        if tile not in g["tiles"]:
+            continue
+        codes = [ss.codes[i] for i in g["tiles"] if ss.codes[i] != "remove"]
+        if g["kind"] == "concealed":
+            ss.concealed_txt = compact(codes)
+        elif g["kind"] == "winning_tile":
+            ss.winning_txt = codes[0] if codes else ""
+        elif g["kind"] == "flowers":
+            ss.flowers_txt = compact(codes)
+        else:
+            faces = [c for c in codes if c != "back"]
+            ss[f"meld{meld_no}_tiles"] = compact(faces[:1] * 4 if "back" in codes and faces else faces)
+
+
+def fix_tile(tile: int, code: str) -> None:
+    ss.codes[tile] = code
+    regroup(tile)
+
+
+def on_pill(tile: int) -> None:
+    choice = ss.get(f"pill{tile}")
+    if choice:
+        fix_tile(tile, choice)
+
+
+def on_pick() -> None:
+    fix_tile(int(ss.pick_tile), ss.pick_code)
+
+
+if reading:
+    left, right = st.columns([3, 2])
+    with left:
+        ms = reading["timing_ms"].get("page_read_ms", 0)
+        st.image(ss.annotated, caption=f"{len(reading['tiles'])} tiles · {ms:.0f} ms")
+    with right:
+        if not reading["tiles"]:
+            st.warning(L("no_tiles"))
+        for w in reading["warnings"]:
+            st.warning(w)
+        unsure = [i for i, tl in enumerate(reading["tiles"]) if tl["confidence"] < 0.9]
+        if unsure:
+            st.caption(L("uncertain"))
+            for i in unsure:
+                alts = [a["code"] for a in reading["tiles"][i]["alternatives"]]
+                st.pills(f"#{i} ({reading['tiles'][i]['confidence']:.0%})", alts, key=f"pill{i}",
+                         format_func=tile_label, on_change=on_pill, args=(i,))
+        if reading["corrections"]:
+            st.caption(L("corrections"))
+            for k, c in enumerate(reading["corrections"]):
+                cols = st.columns([4, 1])
+                cols[0].write(f"#{c['tile']}: {tile_label(c['from'])} → {tile_label(c['to'])} — {c['reason']}")
+                cols[1].button(L("undo"), key=f"undo{k}", on_click=fix_tile, args=(c["tile"], c["from"]))
+        if reading["tiles"]:
+            with st.expander(L("tile_fix")):
+                now = list(ss.codes)
+                st.selectbox("#", range(len(reading["tiles"])), key="pick_tile",
+                             format_func=lambda i: f"#{i}: {tile_label(now[i])}")
+                st.selectbox(L("meld_tiles"), PICKER + ["back", "remove"], key="pick_code", format_func=tile_label)
+                st.button("OK", key="pick_ok", on_click=on_pick)
+
+c1, c2 = st.columns([3, 1])
+c1.text_input(L("concealed"), key="concealed_txt", placeholder="123m 456p 789s 11s 23m")
+c2.text_input(L("winning_tile"), key="winning_txt", placeholder="4m")
+if ss.ruleset == "nanjing":
+    st.text_input(L("flowers"), key="flowers_txt", placeholder="f1 f5 C")
+st.number_input(L("meld_count"), min_value=0, max_value=4, step=1, key="meld_count")
+for i in range(int(ss.get("meld_count", 0) or 0)):
+    m1, m2, m3 = st.columns([2, 3, 2])
+    allowed = MELD_TYPES if rules.allows_chow else [m for m in MELD_TYPES if m != "chow"]
+    if ss.get(f"meld{i}_type") not in allowed:
+        ss[f"meld{i}_type"] = "pung"
+    m1.selectbox(f"{L('meld_type')} {i + 1}", allowed, key=f"meld{i}_type")
+    m2.text_input(f"{L('meld_tiles')} {i + 1}", key=f"meld{i}_tiles", placeholder="777p")
+    if ss.get(f"meld{i}_type") != "kong_concealed":
+        m3.selectbox(f"{L('meld_from')} {i + 1}", [0, 1, 2, 3], key=f"meld{i}_from", format_func=seat_labeller())
+
+# ------------------------------------------------------------------ 3. situation
+st.header(L("situation"))
+s1, s2, s3 = st.columns(3)
+s1.selectbox(L("winner"), range(4), key="winner", format_func=seat_labeller())
+win_types = ["self_draw", "discard", "rob_kong"] + (["quick_shot"] if ss.ruleset == "nanjing" else [])
+s2.radio(L("win_type"), win_types, key="win_type", horizontal=True)
+winner = int(ss.winner)
+if ss.win_type != "self_draw":
+    others = [s for s in range(4) if s != winner]
+    if ss.get("discarder") not in others:
+        ss.discarder = others[0]
+    s3.selectbox(L("discarder"), others, key="discarder", format_func=seat_labeller())
+
+context: dict[str, Any] = {"winner": winner, "dealer": int(ss.dealer), "win_type": ss.win_type}
+if ss.win_type != "self_draw":
+    context["discarder"] = int(ss.discarder)
+hand_error = None
+hand: dict[str, Any] | None = None
+try:
+    hand = hand_from_fields(ss)
+    if ss.win_type == "quick_shot":
+        hand["winning_tile"] = None
+except InputError as e:
+    hand_error = str(e)
+
+x1, x2, x3 = st.columns(3)
+kongs = [m for m in (hand or {}).get("melds", []) if m["type"].startswith("kong")]
+if ss.win_type == "self_draw":
+    if ss.ruleset == "nanjing":
+        rep = x1.radio(L("replacement"), ["none", "kong", "flower"], key="replacement_nj", horizontal=True)
+        if rep != "none":
+            context["replacement"] = rep
+    elif kongs and x1.checkbox(L("replacement"), key="replacement_kong"):
+        context["replacement"] = "kong"
+    if context.get("replacement") == "kong" and kongs:
+        labels = [f"{i}: {m['type']} {compact(m['tiles'])}" for i, m in enumerate(kongs)]
+        chosen = x1.multiselect(L("bloom"), labels, default=labels[-1:], key="bloom_sel")
+        kind = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
+        chain = [{"kind": kind[kongs[labels.index(c)]["type"]], "from": kongs[labels.index(c)]["from"]}
+                 for c in chosen]
+        context["bloom_chain"] = chain
+        if chain:
+            context["bloom_kong"] = chain[-1]
+if ss.win_type == "discard" and ss.ruleset == "nanning" and x2.checkbox(L("after_kong"), key="after_kong"):
+    context["after_kong"] = True
+if ss.win_type in ("self_draw", "discard") and x2.checkbox(L("last_tile"), key="last_tile"):
+    context["last_tile"] = True
+if winner == int(ss.dealer) and ss.win_type == "self_draw" and x3.checkbox(L("heavenly"), key="heavenly"):
+    context["heavenly"] = True
+if winner != int(ss.dealer) and x3.checkbox(L("earthly"), key="earthly"):
+    context["earthly"] = True
+with st.expander(L("other_kongs")):
+    other_kongs = st.text_area(L("other_kongs"), key="other_kongs", label_visibility="collapsed")
+    penalties = st.text_area(L("penalties"), key="penalties") if ss.ruleset == "nanjing" else ""
+last = ledger.last()
+if ss.ruleset == "nanning" and options.get("diaoyu"):
+    d1, d2 = st.columns(2)
+    if "previous_winner" not in ss:
+        ss.previous_winner = last.winner if last else None
+    d1.selectbox(L("previous_winner"), [None, 0, 1, 2, 3], key="previous_winner", format_func=seat_labeller())
+    d2.text_input(L("fish_tiles"), key="fish_txt", placeholder="4m 2p")
+    if ss.previous_winner is not None:
+        context["previous_winner"] = ss.previous_winner
+        context["fish_tiles"] = (ss.get("fish_txt") or "").split()
+try:
+    if hand is not None:
+        context["kong_events"] = winner_kong_events(hand, winner) + parse_kong_lines(other_kongs or "")
+        if penalties:
+            context["penalty_events"] = parse_penalty_lines(penalties)
+except InputError as e:
+    hand_error = str(e)
+
+# ------------------------------------------------------------------ 4. result
+st.header(L("result"))
+case = {"ruleset": ss.ruleset, "options": options, "hand": hand, "context": context}
+result: dict[str, Any] | None = None
+if hand_error:
+    st.warning(f"{L('bad_hand')}: {hand_error}")
+elif hand is not None and (hand["concealed"] or hand["melds"]):
+    t0 = time.perf_counter()
+    result = score_case(case)
+    ss.score_ms = 1000 * (time.perf_counter() - t0)
+    lang = ss.lang
+    if result["valid"]:
+        head = [f"**{L('valid')}**"]
+        for key in ("fan", "points", "total"):
+            if key in result:
+                head.append(f"{key}: **{result[key]}**")
+        st.success(" · ".join(head))
+        rows = []
+        for e in result["elements"]:
+            val = e.get("value", e.get("fan"))
+            shown = f"×{e['multiplier']}" if "multiplier" in e else str(val)
+            if "items" in e and e["items"]:
+                shown += " (" + ", ".join(f"{i['id']}×{i['count']}" for i in e["items"]) + ")"
+            rows.append({L("element"): f"{e['zh']} {e['en']}" if lang == "en" else f"{e['zh']}（{e['en']}）",
+                         L("value"): shown, L("reason"): e["reason"]})
+        st.table(rows)
+        s = result["settlement"]
+        if s["mode"] == "each":
+            st.write(f"{L('settlement')}: {L('each_pays')} **{s['amount']}**")
+        else:
+            st.write(f"{L('settlement')}: {names()[s['payer']]} {L('single_pays')} **{s['amount']}**")
+        if result["liability"]:
+            st.write(f"{L('liability')}: {result['liability']['type']} → {names()[result['liability']['liable']]}")
+        for key in ("hand_payments", "kong_payments", "penalty_payments"):
+            if result.get(key):
+                st.markdown(f"**{L(key)}**")
+                for line in pay_lines(result[key], names()):
+                    st.write(line)
+        cols = st.columns(4)
+        for i in range(4):
+            cols[i].metric(names()[i], result["net"][i])
+    else:
+        msg = ERRORS.get(result["error"], (result["error"], result["error"]))[1 if lang == "zh" else 0]
+        st.error(f"{L('invalid')}: {msg}" + (f" — {result['message']}" if result.get("message") else ""))
+
+
+def record_hand() -> None:
+    """Record (or update) the shown hand; the deal passes on per the rule set."""
+    if result is None or not result.get("valid"):
+        return
+    if ss.get("editing_id"):
+        ledger.update(int(ss.editing_id), case, result)
+        ss.last_recorded = int(ss.editing_id)
+        ss.editing_id = None
+    else:
+        ss.last_recorded = ledger.record(case, result)
+        ss.dealer = next_dealer(case["ruleset"], int(case["context"]["dealer"]), int(case["context"]["winner"]))
+        ss.previous_winner = int(case["context"]["winner"])
+
+
+if result is not None and result.get("valid"):
+    st.button(L("update_record") if ss.get("editing_id") else L("record"), key="record", type="primary",
+              on_click=record_hand)
+if ss.get("last_recorded"):
+    st.caption(f"{L('recorded')} #{ss.last_recorded}")
+
+# ------------------------------------------------------------------ 5. ledger
+st.header(L("ledger"))
+hands = ledger.hands()
+totals = ledger.totals()
+cols = st.columns(5)
+for i in range(4):
+    cols[i].metric(f"{L('totals')}: {names()[i]}", totals[i])
+cols[4].metric(L("next_dealer"), names()[next_dealer(hands[-1].ruleset, hands[-1].dealer, hands[-1].winner)]
+               if hands else names()[int(ss.dealer)])
+if not hands:
+    st.caption(L("no_hands"))
+else:
+    st.dataframe([{"#": r.id, "time": r.created, "rules": r.ruleset, L("winner"): names()[r.winner],
+                   L("win_type"): r.case["context"]["win_type"], **{names()[i]: r.net[i] for i in range(4)}}
+                  for r in hands], hide_index=True)
+    e1, e2, e3 = st.columns(3)
+    chosen = e1.selectbox("#", [r.id for r in hands], key="ledger_pick")
+
+    def load_for_edit() -> None:
+        rec = next(r for r in ledger.hands() if r.id == ss.ledger_pick)
+        set_fields(rec.case["hand"])
+        ss.ruleset = rec.ruleset
+        ss.winner = rec.winner
+        ss.win_type = rec.case["context"]["win_type"]
+        if "discarder" in rec.case["context"]:
+            ss.discarder = rec.case["context"]["discarder"]
+        ss.editing_id = rec.id
+
+    e2.button(L("edit"), key="ledger_edit", on_click=load_for_edit)
+    e3.button(L("delete"), key="ledger_delete", on_click=lambda: ledger.delete(int(ss.ledger_pick)))
+    d1, d2 = st.columns(2)
+    d1.download_button(L("export_csv"), ledger.export_csv(names()), "mahjong-ledger.csv", "text/csv")
+    d2.download_button(L("export_json"), ledger.export_json(), "mahjong-ledger.json", "application/json")

@@ -1,0 +1,102 @@
+"""The Streamlit page through streamlit.testing: manual entry, photo upload, fixes, bad input, ledger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from vision.reader import MODELS_DIR
+
+from .helpers import SHARED
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid" / "images"
+HAS_MODEL = (MODELS_DIR / "detector.onnx").exists() and (MODELS_DIR / "classifier.onnx").exists()
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("MAHJONG_LEDGER", str(tmp_path / "ledger.sqlite3"))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def enter(at: AppTest, concealed: str, winning: str) -> None:
+    at.text_input(key="concealed_txt").input(concealed)
+    at.text_input(key="winning_txt").input(winning)
+    at.run()
+
+
+def test_manual_entry_scores_and_shows_who_pays(app: AppTest):
+    enter(app, "123m 456s 23p 99m 789s", "4p")
+    app.radio(key="win_type").set_value("discard").run()
+    app.selectbox(key="discarder").set_value(3).run()
+    assert not app.exception
+    assert "Valid win" in app.success[0].value
+    assert any("推倒胡" in str(v) for v in app.table[0].value.iloc[:, 0])
+    lines = [m.value for m in app.markdown]
+    assert any("North → East: 3" in v for v in lines)
+    assert [m.value for m in app.metric][:4] == ["3", "0", "0", "-3"]
+
+
+def test_record_persists_across_a_new_session(app: AppTest, tmp_path: Path):
+    enter(app, "123m 456m 789m 234m 5m", "5m")
+    app.button(key="record").click().run()
+    assert any("#1" in c.value for c in app.caption)
+    fresh = AppTest.from_file(APP, default_timeout=120)  # a reload / second tab on the same ledger file
+    fresh.run()
+    assert [m.value for m in fresh.metric][:4] == ["24", "-8", "-8", "-8"]
+    assert len(fresh.dataframe[0].value) == 1
+
+
+def test_impossible_hand_is_a_friendly_message(app: AppTest):
+    enter(app, "1111m 456s 23p 99m 78s", "1m")
+    assert not app.exception
+    assert "invalid" in app.error[0].value.lower() or "not possible" in app.error[0].value
+
+
+def test_unreadable_tiles_text_is_a_friendly_warning(app: AppTest):
+    enter(app, "123x", "4p")
+    assert not app.exception and "cannot read" in app.warning[0].value
+
+
+def test_non_image_upload_is_refused_clearly(app: AppTest):
+    app.file_uploader(key="upload").set_value(("notes.txt", b"hello, not a photo", "text/plain")).run()
+    assert not app.exception
+    assert "not an image" in app.error[0].value
+
+
+def test_truncated_jpeg_is_refused_clearly(app: AppTest):
+    data = next(VALID.glob("*.jpg")).read_bytes() if VALID.exists() else b"\xff\xd8\xff\xe0" + b"\0" * 4000
+    app.file_uploader(key="upload").set_value(("cut.jpg", data[: len(data) // 2], "image/jpeg")).run()
+    assert not app.exception
+    assert "truncated" in app.error[0].value
+
+
+def test_chinese_labels(app: AppTest):
+    app.radio(key="lang").set_value("zh").run()
+    assert "計分" in app.title[0].value
+
+
+@pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_upload_a_real_photo_fix_a_tile_and_score(app: AppTest):
+    photo = sorted(VALID.glob("hand_*.jpg"))[0]
+    app.file_uploader(key="upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert "tiles" in app.image[0].caption if hasattr(app.image[0], "caption") else True
+    n = len(app.session_state["reading"]["tiles"])
+    assert n >= 5
+    # replace whatever was read by a winning hand through the fields, then fix one tile with the picker
+    enter(app, "123m 456s 23p 99m 789s", "4p")
+    app.selectbox(key="pick_tile").set_value(0).run()
+    app.selectbox(key="pick_code").set_value(app.session_state["codes"][0]).run()
+    app.button(key="pick_ok").click().run()
+    assert not app.exception
+    app.text_input(key="winning_txt").input("4p").run()
+    app.text_input(key="concealed_txt").input("123m 456s 23p 99m 789s").run()
+    assert "Valid win" in app.success[0].value

@@ -1,0 +1,184 @@
+"""Rule-aware correction: the most probable reading that is physically possible and, for a win, legal.
+
+A misread look-alike (2m/3m, 7s/9s, 1s/發) usually makes an impossible hand: five of a tile, a pung of
+unequal tiles, a hand that does not win. Using the classifier's per-tile probabilities, a best-first search
+over alternative readings finds the cheapest set of changes (lowest loss of log-probability) that makes
+the hand possible, and reports each change.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from itertools import permutations
+
+import numpy as np
+
+from scoring.divider import is_standard_complete, is_thirteen_orphans, seven_pairs_quads
+from scoring.tiles import INDEX
+
+from .classes import CLASS_INDEX, CLASSIFIER_CODES
+from .detections import Detections
+from .layout import Layout
+
+FLOWER_IDX = [CLASS_INDEX[f"f{i}"] for i in range(1, 9)]
+EPS = 1e-6
+
+
+@dataclass
+class Correction:
+    tile: int
+    from_code: str
+    to_code: str
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"tile": self.tile, "from": self.from_code, "to": self.to_code, "reason": self.reason}
+
+
+def allowed_mask(ruleset: str) -> np.ndarray:
+    """Classes that exist in the rule set's tile set (no flowers in the two Nanning sets)."""
+    mask = np.ones(len(CLASSIFIER_CODES), bool)
+    if ruleset in ("nanning", "nanning-fan"):
+        mask[FLOWER_IDX] = False
+    return mask
+
+
+def restrict(det: Detections, ruleset: str) -> list[Correction]:
+    """Zero the probabilities of tiles the rule set does not have; report the tiles whose reading changed."""
+    if not len(det):
+        return []
+    before = det.codes
+    mask = allowed_mask(ruleset)
+    probs = det.probs * mask
+    probs /= np.maximum(probs.sum(1, keepdims=True), EPS)
+    det.probs = probs.astype(np.float32)
+    return [Correction(i, a, b, f"{ruleset} has no flowers") for i, (a, b) in enumerate(zip(before, det.codes))
+            if a != b]
+
+
+def _logp(det: Detections, i: int, code: str) -> float:
+    return math.log(max(float(det.probs[i, CLASS_INDEX[code]]), EPS))
+
+
+def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correction]:
+    """Make each meld's face-up tiles agree: the jointly most probable pung/kong tile or chow."""
+    out = []
+    for g in layout.groups:
+        if g.kind != "meld":
+            continue
+        up = [i for i in g.tiles if codes[i] != "back"]
+        if not up:
+            continue
+        if g.meld_type == "chow":
+            best, best_lp = None, -math.inf
+            for s in "mps":
+                for r in range(1, 8):
+                    run = [f"{r + k}{s}" for k in range(3)]
+                    for perm in permutations(run):
+                        lp = sum(_logp(det, i, c) for i, c in zip(up, perm))
+                        if lp > best_lp:
+                            best, best_lp = perm, lp
+            target = dict(zip(up, best or ()))
+        else:
+            faces = [c for c in CLASSIFIER_CODES if c != "back"]
+            code = max(faces, key=lambda c: sum(_logp(det, i, c) for i in up))
+            target = {i: code for i in up}
+        for i, c in target.items():
+            if codes[i] != c:
+                out.append(Correction(i, codes[i], c, f"the tiles of a {g.meld_type} must match"))
+                codes[i] = c
+    return out
+
+
+def _counts_ok(codes: list[str]) -> bool:
+    seen: dict[str, int] = {}
+    for c in codes:
+        if c == "back":
+            continue
+        seen[c] = seen.get(c, 0) + 1
+        if seen[c] > (1 if c.startswith("f") else 4):
+            return False
+    return True
+
+
+def _wins(hand_codes: list[str], n_melds: int, ruleset: str) -> bool:
+    counts = [0] * 34
+    for c in hand_codes:
+        k = INDEX.get(c, 99)
+        if k >= 34 or (ruleset == "nanjing" and k >= 31):
+            return False
+        counts[k] += 1
+    t = tuple(counts)
+    if sum(t) != 14 - 3 * n_melds:
+        return False
+    if is_standard_complete(t):
+        return True
+    if n_melds == 0 and seven_pairs_quads(t) is not None:
+        return True
+    return ruleset == "nanning-fan" and n_melds == 0 and is_thirteen_orphans(t)
+
+
+def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: bool = True, top_k: int = 4,
+            max_changes: int = 3, budget: int = 20000) -> tuple[list[str], list[Correction], list[str]]:
+    """The corrected codes of every tile, the corrections made and any warning.
+
+    Constraints: at most 4 of a face (1 of each flower); with ``winning``, the concealed tiles plus the
+    winning tile complete the hand with the melds shown.
+    """
+    codes = det.codes
+    corrections = fix_melds(det, layout, codes)
+    warnings: list[str] = []
+    hand_tiles = [i for g in layout.groups if g.kind in ("concealed", "winning_tile") for i in g.tiles]
+    n_melds = sum(1 for g in layout.groups if g.kind == "meld")
+
+    def ok(cs: list[str]) -> bool:
+        if not _counts_ok(cs):
+            return False
+        return not winning or _wins([cs[i] for i in hand_tiles], n_melds, ruleset)
+
+    if ok(codes):
+        return codes, corrections, warnings
+    flowers = [i for g in layout.groups if g.kind == "flowers" for i in g.tiles]
+    editable = hand_tiles + flowers
+    moves: list[tuple[float, int, str]] = []
+    for i in editable:
+        base = _logp(det, i, codes[i])
+        order = np.argsort(-det.probs[i])[:top_k + 1]
+        for j in order:
+            alt = CLASSIFIER_CODES[j]
+            if alt == codes[i] or alt == "back" or det.probs[i, j] <= EPS:
+                continue
+            if (i in flowers) != (alt.startswith("f") or (ruleset == "nanjing" and alt in "CFP")):
+                continue  # a flower stays a flower, a face stays a face
+            moves.append((base - _logp(det, i, alt), i, alt))
+    moves.sort()
+    # combinations of moves in order of total cost: from (.., k) go to (.., k+1) and (.., k, k+1)
+    heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))] if moves else []
+    seen = 0
+    while heap and seen < budget:
+        cost, combo = heapq.heappop(heap)
+        seen += 1
+        tiles = [moves[k][1] for k in combo]
+        if len(set(tiles)) == len(tiles):
+            trial = codes[:]
+            for k in combo:
+                trial[moves[k][1]] = moves[k][2]
+            if ok(trial):
+                for k in combo:
+                    _, i, alt = moves[k]
+                    why = "makes the hand a legal win" if winning else "no more than 4 of a tile"
+                    if not _counts_ok(codes):
+                        why = f"{codes[i]} would otherwise appear too often" + (
+                            "; the change also completes the win" if winning else "")
+                    corrections.append(Correction(i, codes[i], alt, why))
+                return trial, corrections, warnings
+        last = combo[-1]
+        if last + 1 < len(moves):
+            heapq.heappush(heap, (cost - moves[last][0] + moves[last + 1][0], combo[:-1] + (last + 1,)))
+            if len(combo) < max_changes:
+                heapq.heappush(heap, (cost + moves[last + 1][0], combo + (last + 1,)))
+    warnings.append("no reading within " + str(max_changes) + " changes makes this a legal "
+                    + ("winning hand" if winning else "tile set") + "; check the tiles by hand")
+    return codes, corrections, warnings

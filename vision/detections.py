@@ -1,0 +1,67 @@
+"""Detections: one typed array-of-boxes object passed between the reading stages (supervision-style)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .classes import BACK, CLASSIFIER_CODES
+
+
+@dataclass
+class Detections:
+    """Boxes in original-photo pixels with per-tile class probabilities.
+
+    ``xyxy`` (n, 4) float32; ``confidence`` (n,) detector score; ``probs`` (n, 43) classifier
+    probabilities over CLASSIFIER_CODES (42 faces + back); ``sideways`` (n,) bool.
+    """
+
+    xyxy: np.ndarray
+    confidence: np.ndarray
+    probs: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSIFIER_CODES)), np.float32))
+    sideways: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __getitem__(self, index: np.ndarray | list[int] | slice) -> Detections:
+        return Detections(self.xyxy[index], self.confidence[index],
+                          self.probs[index] if len(self.probs) else self.probs,
+                          self.sideways[index] if len(self.sideways) else self.sideways)
+
+    @property
+    def class_id(self) -> np.ndarray:
+        return self.probs.argmax(1) if len(self.probs) else np.zeros(0, int)
+
+    @property
+    def codes(self) -> list[str]:
+        return [CLASSIFIER_CODES[i] for i in self.class_id]
+
+    @property
+    def face_down(self) -> np.ndarray:
+        return self.class_id == BACK
+
+    @property
+    def tile_confidence(self) -> np.ndarray:
+        """Probability of the chosen class times the detector's score."""
+        if not len(self):
+            return np.zeros(0, np.float32)
+        return self.probs.max(1) * self.confidence
+
+    @property
+    def centers(self) -> np.ndarray:
+        return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, (self.xyxy[:, 1] + self.xyxy[:, 3]) / 2], 1)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.stack([self.xyxy[:, 2] - self.xyxy[:, 0], self.xyxy[:, 3] - self.xyxy[:, 1]], 1)
+
+    def alternatives(self, i: int, k: int = 3) -> list[tuple[str, float]]:
+        """Top-k (code, probability) of tile i."""
+        order = np.argsort(-self.probs[i])[:k]
+        return [(CLASSIFIER_CODES[j], float(self.probs[i, j])) for j in order]

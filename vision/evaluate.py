@@ -1,0 +1,136 @@
+"""`python -m vision.evaluate --images DIR --labels DIR`: tile recall / precision (IoU >= 0.5), class accuracy on
+matched tiles, images read entirely right, top confusions and latency, on any YOLO-labelled folder.
+
+Labels use the class order of the shared Roboflow export (--names rf, default) or RULES.md codes in
+CLASSIFIER_CODES order (--names codes). Photos listed in classes.BAD_VALID_PHOTOS are skipped unless
+--keep-bad is given (their labels are known to be wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES
+from .correction import restrict
+from .photo import PhotoError, load_photo
+from .reader import MODELS_DIR, TileReader
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def read_yolo(path: Path, w: int, h: int, names: tuple[str, ...]) -> tuple[np.ndarray, list[str]]:
+    boxes, codes = [], []
+    if path.exists():
+        for line in path.read_text().split("\n"):
+            p = line.split()
+            if len(p) < 5:
+                continue
+            v = list(map(float, p[1:]))
+            if len(v) == 4:
+                x1, y1, x2, y2 = v[0] - v[2] / 2, v[1] - v[3] / 2, v[0] + v[2] / 2, v[1] + v[3] / 2
+            else:
+                x1, y1, x2, y2 = min(v[0::2]), min(v[1::2]), max(v[0::2]), max(v[1::2])
+            boxes.append([x1 * w, y1 * h, x2 * w, y2 * h])
+            codes.append(names[int(p[0])])
+    return np.array(boxes, np.float32).reshape(-1, 4), codes
+
+
+def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching by IoU."""
+    if len(gt) == 0 or len(pred) == 0:
+        return []
+    m = iou_matrix(gt, pred)
+    pairs = []
+    while True:
+        i, j = np.unravel_index(np.argmax(m), m.shape)
+        if m[i, j] < thr:
+            break
+        pairs.append((int(i), int(j)))
+        m[i, :] = -1
+        m[:, j] = -1
+    return pairs
+
+
+def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
+             limit: int | None = None) -> dict[str, object]:
+    files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if not keep_bad:
+        files = [p for p in files if not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS)]
+    files = files[:limit] if limit else files
+    n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
+    confusions: Counter[tuple[str, str]] = Counter()
+    latency = []
+    errors = []
+    for p in files:
+        try:
+            img = load_photo(p)
+        except PhotoError as e:
+            errors.append(str(e))
+            continue
+        gt, gcodes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], names)
+        t = time.perf_counter()
+        det = reader.read(img)
+        restrict(det, "nanjing")  # every face and flower exists in some rule set
+        latency.append(1000 * (time.perf_counter() - t))
+        pairs = match(gt, det.xyxy)
+        codes = det.codes
+        n_gt += len(gt)
+        n_pred += len(det)
+        n_match += len(pairs)
+        right = 0
+        for i, j in pairs:
+            top3 = [c for c, _ in det.alternatives(j, 3)]
+            n_top3 += gcodes[i] in top3
+            if codes[j] == gcodes[i]:
+                right += 1
+            else:
+                confusions[(gcodes[i], codes[j])] += 1
+        n_correct += right
+        perfect += right == len(gt) == len(det)
+    lat = np.array(latency) if latency else np.zeros(1)
+    return {
+        "images": len(files) - len(errors), "gt_tiles": n_gt, "predicted_tiles": n_pred,
+        "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
+        "class_accuracy_matched": round(n_correct / max(n_match, 1), 4),
+        "class_top3_matched": round(n_top3 / max(n_match, 1), 4),
+        "tiles_right_of_all_gt": round(n_correct / max(n_gt, 1), 4),
+        "images_entirely_right": round(perfect / max(len(files) - len(errors), 1), 4),
+        "top_confusions": [{"true": a, "read": b, "count": c} for (a, b), c in confusions.most_common(12)],
+        "latency_ms": {"median": round(float(np.median(lat)), 1), "p90": round(float(np.percentile(lat, 90)), 1)},
+        "unreadable": errors,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--images", required=True, type=Path)
+    ap.add_argument("--labels", required=True, type=Path)
+    ap.add_argument("--names", choices=["rf", "codes"], default="rf")
+    ap.add_argument("--keep-bad", action="store_true")
+    ap.add_argument("--models", type=Path, default=MODELS_DIR)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=None)
+    args = ap.parse_args()
+    reader = TileReader(args.models, threads=args.threads)
+    names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
+    print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""Box geometry -> table layout: concealed hand, exposed melds, flowers, the winning tile set apart.
+
+Rows are found by vertical overlap, groups by horizontal gaps within a row. A sideways tile marks a
+claimed meld and its position (left / middle / right) names the feeder; face-down tiles mark a
+concealed kong. Anything ambiguous becomes a warning rather than a silent guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .detections import Detections
+
+FLOWERS = {f"f{i}" for i in range(1, 9)}
+DRAGONS = {"C", "F", "P"}
+
+
+@dataclass
+class Group:
+    """Tiles (indices into the Detections) that lie together, and what they are."""
+
+    kind: str  # "concealed" | "meld" | "flowers" | "winning_tile"
+    tiles: list[int]
+    meld_type: str | None = None
+    feeder: str | None = None  # "left" | "opposite" | "right" (seat relative to the winner), None if unknown
+    row: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "tiles": self.tiles, "row": self.row}
+        if self.kind == "meld":
+            d["type"] = self.meld_type
+            d["feeder"] = self.feeder
+        return d
+
+
+@dataclass
+class Layout:
+    groups: list[Group] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def group_of(self, n: int) -> list[int]:
+        """Group index of each of n tiles (-1 for none)."""
+        out = [-1] * n
+        for gi, g in enumerate(self.groups):
+            for t in g.tiles:
+                out[t] = gi
+        return out
+
+
+def rows_of(det: Detections) -> list[list[int]]:
+    """Tiles grouped in rows by vertical overlap of their boxes (tilted rows follow their neighbours)."""
+    n = len(det)
+    if n == 0:
+        return []
+    c = det.centers
+    sizes = det.sizes
+    unit = float(np.median(np.minimum(sizes[:, 0], sizes[:, 1])))
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    x1, y1, x2, y2 = det.xyxy.T
+    for i in range(n):
+        for j in range(i + 1, n):
+            overlap = min(y2[i], y2[j]) - max(y1[i], y1[j])
+            gap = max(x1[i], x1[j]) - min(x2[i], x2[j])
+            if overlap > 0.5 * min(y2[i] - y1[i], y2[j] - y1[j]) and gap < 4.0 * unit:
+                parent[find(i)] = find(j)
+    rows: dict[int, list[int]] = {}
+    for i in range(n):
+        rows.setdefault(find(i), []).append(i)
+    out = [sorted(r, key=lambda i: c[i, 0]) for r in rows.values()]
+    out.sort(key=lambda r: float(np.mean(c[r, 1])))
+    return out
+
+
+def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.3) -> list[list[int]]:
+    """Split a left-to-right row where the gap between neighbours exceeds gap_ratio x tile width."""
+    if not row:
+        return []
+    w = float(np.median(np.minimum(det.sizes[row, 0], det.sizes[row, 1])))
+    groups = [[row[0]]]
+    for a, b in zip(row, row[1:]):
+        gap = det.xyxy[b, 0] - det.xyxy[a, 2]
+        if gap > gap_ratio * w:
+            groups.append([])
+        groups[-1].append(b)
+    return groups
+
+
+def _meld_shape(codes: list[str], down: list[bool]) -> str | None:
+    """pung / kong / chow / kong_concealed from the codes of 3-4 tiles, or None."""
+    n = len(codes)
+    up = [c for c, d in zip(codes, down) if not d]
+    if n == 4 and sum(down) >= 2 and len(set(up)) <= 1:
+        return "kong_concealed"
+    if sum(down):
+        return None
+    if len(set(codes)) == 1 and n in (3, 4):
+        return "pung" if n == 3 else "kong_exposed"
+    if n == 3 and all(len(c) == 2 and c[1] in "mps" for c in codes) and len({c[1] for c in codes}) == 1:
+        r = sorted(int(c[0]) for c in codes)
+        if r[1] == r[0] + 1 and r[2] == r[0] + 2:
+            return "chow"
+    return None
+
+
+def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
+    """Group detections into concealed hand, melds, flowers and winning tile (see module doc)."""
+    layout = Layout()
+    if len(det) == 0:
+        return layout
+    codes = det.codes
+    down = list(det.face_down)
+    side = list(det.sideways)
+    flower_codes = FLOWERS | (DRAGONS if ruleset == "nanjing" else set())
+    rows = rows_of(det)
+    if len(rows) > 2:
+        layout.warnings.append(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows")
+    candidates: list[tuple[int, list[int]]] = []
+    for r, row in enumerate(rows):
+        for g in split_groups(det, row):
+            candidates.append((r, g))
+    flowers: list[int] = []
+    melds: list[Group] = []
+    rest: list[tuple[int, list[int]]] = []
+    for r, g in candidates:
+        gcodes = [codes[i] for i in g]
+        if all(c in flower_codes for c in gcodes):
+            flowers += g
+            continue
+        if any(c in flower_codes for c in gcodes) and any(c not in flower_codes for c in gcodes):
+            # flowers lying next to faces: take the flowers out, keep the rest
+            flowers += [i for i in g if codes[i] in flower_codes]
+            g = [i for i in g if codes[i] not in flower_codes]
+            layout.warnings.append("flowers lie next to other tiles; moved them to the flowers")
+            gcodes = [codes[i] for i in g]
+        shape = _meld_shape(gcodes, [down[i] for i in g]) if len(g) in (3, 4) else None
+        sideways = [k for k, i in enumerate(g) if side[i]]
+        if shape and (sideways or shape == "kong_concealed" or len(candidates) > 2):
+            feeder = None
+            if shape != "kong_concealed":
+                if sideways:
+                    pos = sideways[0]
+                    feeder = "left" if pos == 0 else "right" if pos == len(g) - 1 else "opposite"
+                    if len(g) == 4 and pos in (1, 2):
+                        feeder = "opposite"
+                else:
+                    layout.warnings.append(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown")
+            if shape == "chow":
+                feeder = "left"
+            melds.append(Group("meld", g, shape, feeder, r))
+        elif sum(down[i] for i in g):
+            layout.warnings.append(f"{sum(down[i] for i in g)} face-down tile(s) outside a concealed kong")
+            rest.append((r, g))
+        else:
+            rest.append((r, g))
+    # the concealed hand is everything else; a lone tile set apart is the winning tile
+    singles = [(r, g) for r, g in rest if len(g) == 1]
+    main = [(r, g) for r, g in rest if len(g) > 1]
+    winning: list[int] = []
+    if len(singles) == 1 and main:
+        winning = singles[0][1]
+    elif singles and main:
+        layout.warnings.append(f"{len(singles)} lone tiles lie apart; took the rightmost as the winning tile")
+        r, g = max(singles, key=lambda s: det.xyxy[s[1][0], 0])
+        winning = g
+        main += [s for s in singles if s[1] != g]
+    else:
+        main += singles
+    concealed = [i for _, g in sorted(main, key=lambda m: (m[0], det.xyxy[m[1][0], 0])) for i in g]
+    if not winning and concealed:
+        layout.warnings.append("no tile set apart as the winning tile; assumed the rightmost tile of the hand")
+        winning = [concealed.pop()]
+    layout.groups.append(Group("concealed", concealed, row=main[0][0] if main else 0))
+    layout.groups += melds
+    if flowers:
+        layout.groups.append(Group("flowers", flowers))
+    if winning:
+        layout.groups.append(Group("winning_tile", winning))
+    n_kongs = sum(1 for m in melds if m.meld_type and m.meld_type.startswith("kong"))
+    expected = 14 + n_kongs
+    got = len(det) - len(flowers)
+    if got != expected:
+        layout.warnings.append(f"{got} tiles besides flowers, but a winning hand with {n_kongs} kong(s) has "
+                               f"{expected}: a tile may be missed, covered or doubled")
+    return layout
+
+
+FEEDER_OFFSET = {"left": 3, "opposite": 2, "right": 1}
+
+
+def to_hand(det: Detections, layout: Layout, winner: int = 0, codes: list[str] | None = None
+            ) -> dict[str, Any] | None:
+    """The RULES.md hand object of a layout (None when a tile code is unknown, e.g. an all face-down kong)."""
+    codes = codes or det.codes
+    hand: dict[str, Any] = {"concealed": [], "melds": [], "winning_tile": None, "flowers": []}
+    for g in layout.groups:
+        tiles = [codes[i] for i in g.tiles]
+        if g.kind == "concealed":
+            hand["concealed"] = tiles
+        elif g.kind == "flowers":
+            hand["flowers"] = tiles
+        elif g.kind == "winning_tile":
+            hand["winning_tile"] = tiles[0]
+        else:
+            up = [c for c in tiles if c != "back"]
+            if not up:
+                return None
+            if g.meld_type in ("pung", "kong_exposed", "kong_added", "kong_concealed"):
+                tiles = [up[0]] * (3 if g.meld_type == "pung" else 4)
+            feeder = None if g.meld_type == "kong_concealed" else (winner + FEEDER_OFFSET[g.feeder or "left"]) % 4
+            hand["melds"].append({"type": g.meld_type, "tiles": tiles, "from": feeder})
+    if any(c == "back" for c in hand["concealed"] + hand["flowers"]) or hand["winning_tile"] in (None, "back"):
+        return None
+    return hand

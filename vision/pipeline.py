@@ -1,0 +1,91 @@
+"""The whole reading chain for one photo: decode -> detect + classify -> layout -> rule-aware correction -> hand."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .correction import Correction, correct, restrict
+from .detections import Detections
+from .layout import Layout, analyse, to_hand
+from .photo import PhotoError, decode_photo
+from .reader import TileReader
+
+
+@dataclass
+class Reading:
+    """Everything read from one photo, ready for JSON or the correction page."""
+
+    path: str
+    width: int
+    height: int
+    det: Detections
+    layout: Layout
+    codes: list[str]
+    hand: dict[str, Any] | None
+    corrections: list[Correction] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        group_of = self.layout.group_of(len(self.det))
+        tiles = []
+        for i in range(len(self.det)):
+            code = self.codes[i]
+            tiles.append({
+                "code": code,
+                "box": [round(float(v), 1) for v in self.det.xyxy[i]],
+                "confidence": round(float(self.det.tile_confidence[i]), 4),
+                "alternatives": [{"code": c, "p": round(p, 4)} for c, p in self.det.alternatives(i, 3)],
+                "face": "down" if code == "back" else "up",
+                "sideways": bool(self.det.sideways[i]),
+                "group": group_of[i],
+            })
+        return {"path": self.path, "width": self.width, "height": self.height, "tiles": tiles,
+                "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
+                "corrections": [c.to_json() for c in self.corrections], "warnings": self.warnings,
+                "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()}}
+
+
+def read_image(img: np.ndarray, reader: TileReader, ruleset: str = "nanning", winning: bool = True,
+               winner: int = 0, path: str = "", timing: dict[str, float] | None = None) -> Reading:
+    """Read a decoded photo (BGR, upright) into a Reading."""
+    timing = timing if timing is not None else {}
+    det = reader.read(img, timing)
+    t = time.perf_counter()
+    warnings: list[str] = []
+    corrections = restrict(det, ruleset)
+    if len(det) == 0:
+        warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
+    layout = analyse(det, ruleset)
+    codes, more, warn = correct(det, layout, ruleset, winning) if len(det) else ([], [], [])
+    corrections += more
+    hand = to_hand(det, layout, winner, codes) if len(det) else None
+    if len(det) and hand is None:
+        warnings.append("some tiles are face down outside a concealed kong or a kong shows no face: enter them")
+    timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
+    return Reading(path, img.shape[1], img.shape[0], det, layout, codes, hand, corrections,
+                   warnings + layout.warnings + warn, timing)
+
+
+def read_photo(path: str | Path, reader: TileReader, ruleset: str = "nanning", winning: bool = True,
+               winner: int = 0) -> Reading:
+    """Decode and read a photo file; raises PhotoError for files that are not readable photos."""
+    t = time.perf_counter()
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise PhotoError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise PhotoError(f"{path}: is a folder, not a photo") from None
+    except OSError as e:
+        raise PhotoError(f"{path}: cannot read ({e.strerror})") from None
+    img = decode_photo(data, str(path))
+    timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
+    reading = read_image(img, reader, ruleset, winning, winner, str(path), timing)
+    timing["total_ms"] = 1000 * (time.perf_counter() - t)
+    return reading

@@ -1,0 +1,1 @@
+"""Helpers of the Streamlit page (app.py): labels in two languages, drawing, hand editing."""

@@ -1,0 +1,35 @@
+"""The photo with numbered boxes, coloured by confidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+def colour(conf: float) -> tuple[int, int, int]:
+    """BGR: green when sure, orange when unsure, red when doubtful."""
+    if conf >= 0.9:
+        return (60, 180, 60)
+    if conf >= 0.6:
+        return (0, 150, 255)
+    return (40, 40, 230)
+
+
+def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600) -> np.ndarray:
+    """RGB image (downsized to max_side) with each tile's box and number drawn on it."""
+    h, w = img.shape[:2]
+    s = min(1.0, max_side / max(h, w))
+    out = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
+    thick = max(2, int(round(max(out.shape[:2]) / 500)))
+    for i, tile in enumerate(tiles):
+        x1, y1, x2, y2 = (int(round(v * s)) for v in tile["box"])
+        c = colour(tile["confidence"])
+        cv2.rectangle(out, (x1, y1), (x2, y2), c, thick)
+        label = str(i)
+        scale = max(0.5, (x2 - x1) / 60)
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        cv2.rectangle(out, (x1, max(0, y1 - th - 6)), (x1 + tw + 6, y1), c, -1)
+        cv2.putText(out, label, (x1 + 3, y1 - 4), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thick)
+    return out[..., ::-1]
