@@ -1,0 +1,95 @@
+"""Per-photo latency of the reading chain on 12-megapixel photos, at 1 and 2 threads, beside `mahjong-detector`.
+
+    python benchmarks/bench_vision.py [--n 20] [--seed 1]
+
+Photos: composed winning hands (real `valid`-split crops on real backgrounds, see vision.evaluate_hands) saved
+as 4032x3024 JPEGs. Latency = file -> hand (decode, detect, crop, classify, layout, correction), the model loaded
+once as in `python -m vision A.jpg B.jpg ...`. Tiles right = multiset overlap of the codes read with the true
+faces (flowers and face-down tiles excluded, which mahjong-detector cannot name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.evaluate_hands import table_groups, truth_case  # noqa: E402
+from vision.pipeline import read_photo  # noqa: E402
+from vision.reader import TileReader, session  # noqa: E402
+from vision.training.data import load_split  # noqa: E402
+from vision.training.synth import CropBank, compose  # noqa: E402
+
+RIICHI = {"chun": "C", "haku": "P", "hatsu": "F", "nan": "S", "pe": "N", "sha": "W", "tou": "E"}
+
+
+def overlap(read: list[str], truth: list[str]) -> int:
+    a, b = Counter(read), Counter(truth)
+    return sum(min(a[k], b[k]) for k in b)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    bank = CropBank.build(load_split("valid"), seed=args.seed)
+    rng, nrng = random.Random(args.seed), np.random.default_rng(args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_vision_"))
+    photos = []
+    for k in range(args.n):
+        ruleset = "nanning" if k % 2 else "nanning-fan"
+        hand, winner = truth_case(rng, ruleset)
+        img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(4032, 3024), fit=True)
+        p = tmp / f"photo_{k:03d}.jpg"
+        cv2.imwrite(str(p), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        faces = [t.code for t in placed if t.code != "back" and not t.code.startswith("f")]
+        photos.append((p, ruleset, faces))
+    report: dict[str, object] = {"photos": args.n, "size": "4032x3024"}
+    truth_total = sum(len(f) for _, _, f in photos)
+    for threads in (1, 2):
+        session.cache_clear()
+        reader = TileReader(threads=threads)
+        read_photo(photos[0][0], reader)  # warm-up
+        times, right = [], 0
+        for p, rs, faces in photos:
+            t = time.perf_counter()
+            r = read_photo(p, reader, rs, winning=True)
+            times.append(1000 * (time.perf_counter() - t))
+            right += overlap([c for c in r.codes if c != "back" and not c.startswith("f")], faces)
+        report[f"ours_{threads}_threads"] = {"median_ms": round(float(np.median(times)), 1),
+                                             "p90_ms": round(float(np.percentile(times, 90)), 1),
+                                             "tiles_right": round(right / truth_total, 4)}
+    try:
+        from mahjong_detector import detect_tiles
+    except ImportError:
+        detect_tiles = None
+    if detect_tiles is not None:
+        detect_tiles(str(photos[0][0]))
+        times, right = [], 0
+        for p, _, faces in photos:
+            t = time.perf_counter()
+            codes = [RIICHI.get(c, c) for c in detect_tiles(str(p))]
+            times.append(1000 * (time.perf_counter() - t))
+            right += overlap(codes, faces)
+        md = {"median_ms": round(float(np.median(times)), 1), "p90_ms": round(float(np.percentile(times, 90)), 1),
+              "tiles_right": round(right / truth_total, 4)}
+        report["mahjong_detector"] = md
+        ours = report["ours_2_threads"]
+        assert isinstance(ours, dict)
+        report["speed_ratio_mahjong_detector_over_ours"] = round(md["median_ms"] / ours["median_ms"], 2)
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
