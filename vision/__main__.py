@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from scoring.tiles import GLYPHS
 
-from .photo import PhotoError
-from .pipeline import Reading, read_photo
+from .photo import PhotoError, load_photo
+from .pipeline import Reading, read_image
 from .reader import ModelMissing, TileReader
 
 
@@ -44,19 +45,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
     args = ap.parse_args(argv)
-    try:
-        reader = TileReader(args.models, threads=args.threads) if args.models else TileReader(threads=args.threads)
-    except ModelMissing as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    reader: TileReader | None = None
     status = 0
     for path in args.photos:
         try:
-            r = read_photo(path, reader, args.ruleset, args.winning or args.score, args.winner)
+            t = time.perf_counter()
+            img = load_photo(path)
+            timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
         except PhotoError as e:
             print(f"error: {e}", file=sys.stderr)
             status = 2
             continue
+        if reader is None:  # loaded once, on the first readable photo
+            try:
+                reader = TileReader(args.models, threads=args.threads) if args.models else \
+                    TileReader(threads=args.threads)
+            except ModelMissing as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
+        t2 = time.perf_counter()
+        r = read_image(img, reader, args.ruleset, args.winning or args.score, args.winner, str(path), timing)
+        timing["total_ms"] = timing["decode_ms"] + 1000 * (time.perf_counter() - t2)
         out = r.to_json()
         if args.score:
             from scoring import score_case

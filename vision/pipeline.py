@@ -12,7 +12,7 @@ import numpy as np
 from .correction import Correction, correct, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
-from .photo import PhotoError, decode_photo
+from .photo import load_photo
 from .reader import TileReader
 
 
@@ -76,15 +76,7 @@ def read_photo(path: str | Path, reader: TileReader, ruleset: str = "nanning", w
                winner: int = 0) -> Reading:
     """Decode and read a photo file; raises PhotoError for files that are not readable photos."""
     t = time.perf_counter()
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise PhotoError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PhotoError(f"{path}: is a folder, not a photo") from None
-    except OSError as e:
-        raise PhotoError(f"{path}: cannot read ({e.strerror})") from None
-    img = decode_photo(data, str(path))
+    img = load_photo(path)
     timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
     reading = read_image(img, reader, ruleset, winning, winner, str(path), timing)
     timing["total_ms"] = 1000 * (time.perf_counter() - t)

@@ -1,0 +1,166 @@
+"""Photo loading, layout and rule-aware correction on hand-made detections (no model needed)."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
+from vision.correction import correct, restrict
+from vision.detections import Detections
+from vision.layout import analyse, to_hand
+from vision.photo import PhotoError, decode_photo, header_size
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def png_header(w: int, h: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+
+
+def test_header_size_reads_png_and_jpeg_without_decoding():
+    assert header_size(png_header(9000, 7000)) == (9000, 7000)
+    ok, buf = cv2.imencode(".jpg", np.zeros((48, 64, 3), np.uint8))
+    assert header_size(buf.tobytes()) == (64, 48)
+
+
+@pytest.mark.parametrize("data, needle", [
+    (b"", "empty"),
+    (b"hello, this is text", "not an image"),
+    (png_header(9000, 7000) + b"\0" * 100, "megapixels"),
+])
+def test_bad_photos_have_specific_errors(data: bytes, needle: str):
+    with pytest.raises(PhotoError, match=needle):
+        decode_photo(data, "x")
+
+
+def test_truncated_jpeg_is_detected():
+    ok, buf = cv2.imencode(".jpg", np.random.default_rng(0).integers(0, 255, (200, 200, 3), np.uint8))
+    with pytest.raises(PhotoError, match="truncated"):
+        decode_photo(buf.tobytes()[:3000], "cut.jpg")
+
+
+def test_exif_orientation_is_applied():
+    """A JPEG whose EXIF says 'rotate 90' decodes upright (portrait) as a phone shows it."""
+    img = np.zeros((40, 80, 3), np.uint8)
+    img[:, :40] = 255
+    ok, buf = cv2.imencode(".jpg", img)
+    data = buf.tobytes()
+    # APP1 Exif with Orientation=6 (rotate 90 CW), inserted after SOI
+    tiff = b"MM\x00\x2a\x00\x00\x00\x08" + b"\x00\x01" + b"\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00" \
+        + b"\x00\x00\x00\x00"
+    app1 = b"Exif\x00\x00" + tiff
+    seg = b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1
+    out = decode_photo(data[:2] + seg + data[2:], "rotated.jpg")
+    assert out.shape[:2] == (80, 40)
+
+
+def dets(boxes: list[tuple[float, float, float, float]], codes: list[str], conf: float = 0.95) -> Detections:
+    n = len(boxes)
+    probs = np.full((n, len(CLASSIFIER_CODES)), (1 - conf) / (len(CLASSIFIER_CODES) - 1), np.float32)
+    for i, c in enumerate(codes):
+        probs[i, CLASS_INDEX[c]] = conf
+    side = np.array([b[2] - b[0] > b[3] - b[1] for b in boxes])
+    return Detections(np.array(boxes, np.float32), np.ones(n, np.float32), probs, side)
+
+
+def row(codes: list[str], x0: float, y: float = 100, w: float = 40, h: float = 56, gap_after: dict | None = None,
+        sideways: set[int] | None = None) -> tuple[list, list]:
+    boxes, x = [], x0
+    for i, _ in enumerate(codes):
+        if sideways and i in sideways:
+            boxes.append((x, y + h - w, x + h, y + h))
+            x += h
+        else:
+            boxes.append((x, y, x + w, y + h))
+            x += w
+        x += (gap_after or {}).get(i, 1)
+    return boxes, codes
+
+
+def test_layout_finds_hand_winning_tile_meld_and_feeder():
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["7p", "7p", "7p"], 560, sideways={0})
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    lay = analyse(det, "nanning")
+    kinds = [g.kind for g in lay.groups]
+    assert kinds == ["concealed", "meld", "winning_tile"]
+    assert lay.groups[1].meld_type == "pung" and lay.groups[1].feeder == "left"
+    hand = to_hand(det, lay, winner=1)
+    assert hand == {"concealed": c1, "melds": [{"type": "pung", "tiles": ["7p"] * 3, "from": 0}],
+                    "winning_tile": "4p", "flowers": []}
+    assert not lay.warnings
+
+
+def test_layout_concealed_kong_from_face_down_tiles_and_flowers_aside():
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["back", "E", "E", "back"], 560)
+    b4, c4 = row(["f1", "C"], 0, y=300)
+    det = dets(b1 + b2 + b3 + b4, c1 + c2 + c3 + c4)
+    lay = analyse(det, "nanjing")
+    hand = to_hand(det, lay, winner=0)
+    assert hand is not None
+    assert hand["melds"] == [{"type": "kong_concealed", "tiles": ["E"] * 4, "from": None}]
+    assert sorted(hand["flowers"]) == ["C", "f1"]
+
+
+def test_layout_warns_when_a_tile_is_missing():
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    lay = analyse(dets(b1 + b2, c1 + c2), "nanning")
+    assert any("tiles besides flowers" in w for w in lay.warnings)
+
+
+def test_correction_fixes_a_look_alike_to_make_the_hand_win():
+    codes = ["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "7p", "8p", "9p"]
+    b1, _ = row(codes, 0)
+    b2, _ = row(["4p"], 700)
+    det = dets(b1 + b2, codes + ["4p"])
+    # tile 1 was read 3m (p=0.55) with 2m second (0.40): 1m 3m 3m does not win, 1m 2m 3m does
+    det.probs[1] = 0.0001
+    det.probs[1, CLASS_INDEX["3m"]] = 0.55
+    det.probs[1, CLASS_INDEX["2m"]] = 0.40
+    lay = analyse(det, "nanning")
+    fixed, corrections, warnings = correct(det, lay, "nanning", winning=True)
+    assert fixed[1] == "2m" and corrections[0].from_code == "3m" and not warnings
+
+
+def test_correction_limits_a_tile_to_four():
+    codes = ["5p"] * 5 + ["1m", "2m", "3m", "E", "E", "E", "9s", "9s"]
+    b1, _ = row(codes, 0)
+    b2, _ = row(["9s"], 700)
+    det = dets(b1 + b2, codes + ["9s"])
+    det.probs[4] = 0.0001
+    det.probs[4, CLASS_INDEX["5p"]] = 0.6
+    det.probs[4, CLASS_INDEX["6p"]] = 0.3
+    lay = analyse(det, "nanning")
+    fixed, corrections, _ = correct(det, lay, "nanning", winning=False)
+    assert fixed.count("5p") == 4 and corrections
+
+
+def test_flowers_are_read_as_faces_in_nanning():
+    det = dets([(0, 0, 40, 56)], ["f1"], conf=0.6)
+    det.probs[0, CLASS_INDEX["1s"]] = 0.3
+    changes = restrict(det, "nanning")
+    assert det.codes == ["1s"] and changes[0].reason == "nanning has no flowers"
+
+
+def test_vision_cli_reports_bad_files_and_goes_on(tmp_path: Path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a photo")
+    missing = tmp_path / "missing.jpg"
+    p = subprocess.run([sys.executable, "-m", "vision", str(bad), str(missing), "--json"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
+    assert len(lines) == 2 and ("not an image" in lines[0] or "model" in lines[0])
