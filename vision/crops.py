@@ -10,10 +10,10 @@ CROP_PAD = 0.08
 
 
 def tile_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], size: int = CROP_SIZE,
-              pad: float = CROP_PAD) -> tuple[np.ndarray, bool]:
-    """Cut one box (padded by ``pad`` of its size) and resize to size x size, landscape boxes turned upright.
+              pad: float = CROP_PAD, turn: bool | None = None) -> tuple[np.ndarray, bool]:
+    """Cut one box (padded by ``pad`` of its size) and resize to size x size, turned upright when ``turn``.
 
-    Returns the BGR crop and whether it was turned (a sideways tile).
+    ``turn`` None means: turn landscape boxes. Returns the BGR crop and whether it was turned.
     """
     h, w = img.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -22,7 +22,7 @@ def tile_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, floa
     xa, ya = max(0, int(round(x1 - px))), max(0, int(round(y1 - py)))
     xb, yb = min(w, int(round(x2 + px))), min(h, int(round(y2 + py)))
     crop = img[ya:max(yb, ya + 1), xa:max(xb, xa + 1)]
-    sideways = bw > 1.1 * bh
+    sideways = bw > 1.1 * bh if turn is None else turn
     if sideways:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
     interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
@@ -35,3 +35,19 @@ def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
         return np.zeros((0, 3, CROP_SIZE, CROP_SIZE), np.float32)
     arr = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
     return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
+
+
+def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which boxes to turn upright for the classifier, and which tiles lie sideways relative to the others.
+
+    Compared with the median aspect, so a photo taken at an angle (all tiles look wide) or turned by 90
+    degrees (all tiles landscape) does not mark every tile sideways.
+    """
+    if len(xyxy) == 0:
+        return np.zeros(0, bool), np.zeros(0, bool)
+    aspect = (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
+    med = float(np.median(aspect))
+    if med <= 1.0:
+        side = aspect > max(1.1, 1.3 * med)
+        return side, side
+    return aspect > 1.0, aspect < med / 1.3

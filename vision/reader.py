@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from .crops import crops_to_batch, tile_crop
+from .crops import crops_to_batch, orientation, tile_crop
 from .detections import Detections
 
 MODELS_DIR = Path(os.environ.get("MAHJONG_MODELS_DIR", Path(__file__).resolve().parents[1] / "models"))
@@ -85,16 +85,20 @@ class TileReader:
 
     def classify(self, img: np.ndarray, det: Detections) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned."""
-        crops, side = [], []
-        for box in det.xyxy:
-            c, s = tile_crop(img, box)
-            crops.append(c)
-            side.append(s)
+        turn, side = orientation(det.xyxy)
+        crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
         probs = []
         name = self.classifier.get_inputs()[0].name
-        for i in range(0, len(crops), self.batch):
-            logits = self.classifier.run(None, {name: crops_to_batch(crops[i:i + self.batch])})[0]
-            e = np.exp(logits - logits.max(1, keepdims=True))
+        half = max(1, self.batch // 2)
+        for i in range(0, len(crops), half):
+            part = crops[i:i + half]
+            # test-time augmentation: each crop and its 180-degree turn, log-probabilities averaged
+            batch = crops_to_batch(part + [np.ascontiguousarray(c[::-1, ::-1]) for c in part])
+            logits = self.classifier.run(None, {name: batch})[0]
+            logp = logits - logits.max(1, keepdims=True)
+            logp -= np.log(np.exp(logp).sum(1, keepdims=True))
+            avg = (logp[:len(part)] + logp[len(part):]) / 2
+            e = np.exp(avg - avg.max(1, keepdims=True))
             probs.append(e / e.sum(1, keepdims=True))
         det.probs = np.concatenate(probs).astype(np.float32) if probs else np.zeros((0, 43), np.float32)
         det.sideways = np.array(side, bool)

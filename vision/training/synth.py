@@ -109,7 +109,7 @@ def compose(groups: list[list[tuple[str, bool]]], bank: CropBank, rng: np.random
         rows = [groups[:cut], groups[cut:]]
     widest = max(sum(len(g) for g in r) + 0.6 * len(r) for r in rows)
     if tile_h is None and fit:
-        tw_max = cw * rng.uniform(0.6, 0.95) / max(widest, 1)
+        tw_max = cw * rng.uniform(0.55, 0.78) / max(widest, 1)
         tile_h = int(min(tw_max * 1.35, ch / (len(rows) * 1.6)))
     elif tile_h is None:  # training: tiles of any size, those that do not fit are left out
         tile_h = int(rng.uniform(0.05, 0.16) * ch)
@@ -117,12 +117,13 @@ def compose(groups: list[list[tuple[str, bool]]], bank: CropBank, rng: np.random
     tile_w = int(tile_h / 1.35)
     placed: list[PlacedTile] = []
     total_h = len(rows) * tile_h * 1.3
-    y0 = rng.uniform(0.02 * ch, max(0.03 * ch, ch - total_h - 0.02 * ch))
+    margin = 0.1 if fit else 0.02
+    y0 = rng.uniform(margin * ch, max((margin + 0.01) * ch, ch - total_h - margin * ch))
     gid = 0
     for r, row in enumerate(rows):
         row_w = sum(len(g) * tile_w for g in row) + 0.6 * tile_w * (len(row) - 1) + sum(
             (tile_h - tile_w) for g in row for _, s in g if s)
-        x = rng.uniform(0.02 * cw, max(0.03 * cw, cw - row_w - 0.02 * cw)) if fit else rng.uniform(-0.3, 0.2) * cw
+        x = rng.uniform(0.1 * cw, max(0.11 * cw, cw - row_w - 0.1 * cw)) if fit else rng.uniform(-0.3, 0.2) * cw
         y = y0 + r * tile_h * 1.3
         for g in row:
             for code, sideways in g:

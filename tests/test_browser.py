@@ -1,0 +1,111 @@
+"""The real page in headless Chromium: start `streamlit run app.py`, upload a photo, see tiles and a score.
+
+Needs Debian's chromium + chromedriver and selenium (the dev extra); `.ci/run` installs the browser.
+The photo is a winning hand composed in a temporary folder from `valid`-split crops of ../shared.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.reader import MODELS_DIR
+
+from .helpers import SHARED
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
+
+pytestmark = [
+    pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian chromium / chromedriver not installed"),
+    pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)"),
+    pytest.mark.skipif(not (MODELS_DIR / "detector.onnx").exists(), reason="shipped model not built"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def composed_photo(path: Path) -> None:
+    import cv2
+
+    from vision.evaluate_hands import table_groups
+    from vision.training.data import load_split
+    from vision.training.synth import CropBank, compose
+
+    hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "9p"],
+            "melds": [], "winning_tile": "9p", "flowers": []}
+    bank = CropBank.build(load_split("valid")[:120], seed=3)
+    img, _ = compose(table_groups(hand, 0, random.Random(3)), bank, np.random.default_rng(3),
+                     canvas=(1600, 1200), fit=True)
+    cv2.imwrite(str(path), img)
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    port = free_port()
+    env = dict(os.environ, MAHJONG_LEDGER=str(tmp_path / "ledger.sqlite3"))
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless",
+                             "true", "--server.address", "127.0.0.1", "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.5)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    photo = tmp_path / "hand.jpg"
+    composed_photo(photo)
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path / 'chrome'}", "--window-size=1400,2400"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    try:
+        driver.get(server)
+        wait = WebDriverWait(driver, 90)
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Photograph the winning hand')]")))
+        upload_tab = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[@role='tab'][.//*[contains(text(),"
+                                                                      " 'Upload a photo')]]")))
+        upload_tab.click()
+        inputs = driver.find_elements(By.CSS_SELECTOR, "input[type='file']")
+        inputs[-1].send_keys(str(photo))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'tiles ·')]")))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "推倒胡" in body or "門清" in body or "對對胡" in body
+        out = ROOT / "build" / "screenshots"
+        out.mkdir(parents=True, exist_ok=True)
+        assert driver.save_screenshot(str(out / "upload_and_score.png"))
+    finally:
+        driver.quit()

@@ -1,0 +1,53 @@
+"""Tiny training runs of both stages, only where the `train` extra (torch, ultralytics) is installed."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from .helpers import SHARED
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+HAS_ULTRA = importlib.util.find_spec("ultralytics") is not None
+WEIGHTS = SHARED / "weights" / "mjdet_yolo11n.pt"
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch not installed (pip install '.[train]')")
+def test_classifier_trains_a_step_and_exports_to_onnx(tmp_path: Path):
+    import onnxruntime as ort
+    import torch
+    import torch.nn.functional as F
+
+    from vision.training.train_classifier import TileNet, augment
+
+    model = TileNet()
+    x = torch.rand(8, 3, 64, 64)
+    y = torch.randint(0, 43, (8,))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss0 = F.cross_entropy(model(augment(x, torch.Generator().manual_seed(0))), y)
+    loss0.backward()
+    opt.step()
+    model.eval()
+    path = tmp_path / "c.onnx"
+    torch.onnx.export(model, x[:1], str(path), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}}, opset_version=17, dynamo=False)
+    out = ort.InferenceSession(str(path)).run(None, {"crops": x.numpy()})[0]
+    assert np.allclose(out, model(x).detach().numpy(), atol=1e-4)
+
+
+@pytest.mark.skipif(not HAS_ULTRA, reason="ultralytics not installed (pip install '.[train]')")
+@pytest.mark.skipif(not WEIGHTS.exists(), reason=f"{WEIGHTS} not found")
+def test_detector_fine_tunes_for_one_tiny_epoch(tmp_path: Path):
+    from vision.training.train_detector import build_dataset, offline_env
+
+    offline_env(tmp_path)
+    from ultralytics import YOLO
+
+    yaml = build_dataset(tmp_path, n_synth=2, seed=0)
+    model = YOLO(str(WEIGHTS))
+    model.train(data=str(yaml), epochs=1, imgsz=64, batch=4, workers=0, device="cpu", project=str(tmp_path),
+                name="run", plots=False, amp=False, fraction=0.005, val=False)
+    assert (tmp_path / "run" / "weights" / "last.pt").exists()
