@@ -21,6 +21,7 @@ class Detections:
     confidence: np.ndarray
     probs: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSIFIER_CODES)), np.float32))
     sideways: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    back_score: np.ndarray | None = None  # the finder's share of "face down" per box, when it has that class
 
     @classmethod
     def empty(cls) -> Detections:
@@ -32,7 +33,8 @@ class Detections:
     def __getitem__(self, index: np.ndarray | list[int] | slice) -> Detections:
         return Detections(self.xyxy[index], self.confidence[index],
                           self.probs[index] if len(self.probs) else self.probs,
-                          self.sideways[index] if len(self.sideways) else self.sideways)
+                          self.sideways[index] if len(self.sideways) else self.sideways,
+                          None if self.back_score is None else self.back_score[index])
 
     @property
     def class_id(self) -> np.ndarray:

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from .classes import BACK
 from .crops import crops_to_batch, orientation, tile_crop
 from .detections import Detections
 
@@ -81,7 +82,11 @@ class TileReader:
         xywh = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
         idx = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), self.conf, self.iou)
         idx = np.array(idx, int).reshape(-1)
-        return Detections(boxes[idx].astype(np.float32), s[idx].astype(np.float32))
+        det = Detections(boxes[idx].astype(np.float32), s[idx].astype(np.float32))
+        if out.shape[0] == 6:  # our two-class finder: (tile, back) scores
+            cls = out[4:, keep][:, idx]
+            det.back_score = (cls[1] / np.maximum(cls.sum(0), 1e-6)).astype(np.float32)
+        return det
 
     def classify(self, img: np.ndarray, det: Detections) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned."""
@@ -101,6 +106,14 @@ class TileReader:
             e = np.exp(avg - avg.max(1, keepdims=True))
             probs.append(e / e.sum(1, keepdims=True))
         det.probs = np.concatenate(probs).astype(np.float32) if probs else np.zeros((0, 43), np.float32)
+        if det.back_score is not None and len(det):
+            # the finder saw the tile's back: let that outvote a face the classifier guessed on a plain back
+            p_back = np.maximum(det.probs[:, BACK], det.back_score)
+            rest = det.probs.copy()
+            rest[:, BACK] = 0
+            rest *= ((1 - p_back) / np.maximum(rest.sum(1), 1e-6))[:, None]
+            rest[:, BACK] = p_back
+            det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
         return det
 

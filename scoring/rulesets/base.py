@@ -64,6 +64,12 @@ class Shape:
     counts: tuple[int, ...] = ()  # concealed + winning tile, after ghost substitution
 
 
+def all_pungs(shape: Shape | None, hand: Hand) -> bool:
+    """對對胡 shape: a standard division whose concealed sets and melds are all triplets or kongs."""
+    return shape is not None and shape.kind == "standard" and not any(run for _, run in shape.groups) \
+        and all(m.type != "chow" for m in hand.melds)
+
+
 class Element:
     """One scoring element (the MahjongRepository `Yaku` shape): id, names, condition, value, reason."""
 

@@ -9,7 +9,18 @@ from ..errors import InputError
 from ..hand import Hand, KongEvent, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..tiles import CODES, is_wind, rank_of
-from .base import Element, Option, Ruleset, Shape, opt_bool, opt_choice, opt_int, pay_kong_simple, suits_and_honors
+from .base import (
+    Element,
+    Option,
+    Ruleset,
+    Shape,
+    all_pungs,
+    opt_bool,
+    opt_choice,
+    opt_int,
+    pay_kong_simple,
+    suits_and_honors,
+)
 from .nanning import describe_shape
 
 FLOWER_CODES = {f"f{i}" for i in range(1, 9)} | {"C", "F", "P"}
@@ -95,8 +106,7 @@ class Duiduihu(JingElement):
     id, zh, en, MAIN, CHENGBEI, big = "duiduihu", "對對胡", "All pungs", 40, 30, True
 
     def is_condition_met(self, v: JingView) -> bool:
-        return v.quick or (v.shape is not None and v.shape.kind == "standard"
-                           and not any(r for _, r in v.shape.groups))
+        return v.quick or all_pungs(v.shape, v.hand)
 
     def reason(self, v: JingView) -> str:
         return "four pungs from the quick shot" if v.quick else "every set is a triplet or kong"

@@ -9,7 +9,7 @@ from ..errors import InputError
 from ..hand import Hand, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..tiles import CODES
-from .base import Element, Option, Ruleset, Shape, opt_bool, opt_choice, opt_int, suits_and_honors
+from .base import Element, Option, Ruleset, Shape, all_pungs, opt_bool, opt_choice, opt_int, suits_and_honors
 
 DISCARD_TYPES = ("discard", "rob_kong")
 
@@ -51,8 +51,7 @@ class Duiduihu(HandType):
     D, S, INC_D, INC_S = 9, 6, 3, 2
 
     def is_condition_met(self, v: NanningView) -> bool:
-        return v.shape.kind == "standard" and not any(run for _, run in v.shape.groups) \
-            and all(m.type != "chow" for m in v.hand.melds)
+        return all_pungs(v.shape, v.hand)
 
     def reason(self, v: NanningView) -> str:
         return "every set in the hand and the melds is a triplet or kong"

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..hand import Hand, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..tiles import BLANK_GHOST, CODES, N_KINDS, next_kind, parse_tile
-from .base import Element, Option, Ruleset, Shape, opt_bool, opt_int, pay_kong_simple, suits_and_honors
+from .base import Element, Option, Ruleset, Shape, all_pungs, opt_bool, opt_int, pay_kong_simple, suits_and_honors
 from .nanning import describe_shape
 
 
@@ -66,8 +66,7 @@ class Duiduihu(FanElement):
     id, zh, en = "duiduihu", "對對胡", "All pungs"
 
     def is_condition_met(self, v: FanView) -> bool:
-        return v.shape.kind == "standard" and not any(r for _, r in v.shape.groups) \
-            and all(m.type != "chow" for m in v.hand.melds)
+        return all_pungs(v.shape, v.hand)
 
     def fan(self, v: FanView) -> int:
         return v.opts["duiduihu_fan"]
