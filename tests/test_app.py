@@ -84,19 +84,43 @@ def test_chinese_labels(app: AppTest):
 
 @pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
 @pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
-def test_upload_a_real_photo_fix_a_tile_and_score(app: AppTest):
+def test_upload_a_real_photo_and_fix_a_tile_with_the_picker(app: AppTest):
     photo = sorted(VALID.glob("hand_*.jpg"))[0]
     app.file_uploader(key="upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run()
     assert not app.exception
-    assert "tiles" in app.image[0].caption if hasattr(app.image[0], "caption") else True
-    n = len(app.session_state["reading"]["tiles"])
-    assert n >= 5
-    # replace whatever was read by a winning hand through the fields, then fix one tile with the picker
-    enter(app, "123m 456s 23p 99m 789s", "4p")
-    app.selectbox(key="pick_tile").set_value(0).run()
-    app.selectbox(key="pick_code").set_value(app.session_state["codes"][0]).run()
+    reading = app.session_state["reading"]
+    assert len(reading["tiles"]) >= 5 and len(app.image) == 1
+    group = next(g for g in reading["groups"] if g["kind"] == "concealed" and g["tiles"])
+    tile = group["tiles"][0]
+    new = "E" if app.session_state["codes"][tile] != "E" else "S"
+    app.selectbox(key="pick_tile").set_value(tile).run()
+    app.selectbox(key="pick_code").set_value(new).run()
     app.button(key="pick_ok").click().run()
     assert not app.exception
-    app.text_input(key="winning_txt").input("4p").run()
-    app.text_input(key="concealed_txt").input("123m 456s 23p 99m 789s").run()
+    assert app.session_state["codes"][tile] == new
+    assert new in app.text_input(key="concealed_txt").value.split()
+
+
+@pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_photo_of_a_winning_hand_scores_and_a_fix_rescores(app: AppTest, tmp_path: Path):
+    from .test_browser import composed_photo
+
+    photo = tmp_path / "hand.jpg"
+    composed_photo(photo)
+    app.file_uploader(key="upload").set_value(("hand.jpg", photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert "Valid win" in app.success[0].value  # read, corrected, grouped and scored with no typing
+    app.radio(key="win_type").set_value("discard").run()
+    app.selectbox(key="discarder").set_value(2).run()
+    assert [m.value for m in app.metric][2] == str(-int(app.metric[0].value))
+    # one wrong tile via the picker makes the hand invalid; undoing it makes it valid again
+    tile = app.session_state["reading"]["groups"][0]["tiles"][0]
+    before = app.session_state["codes"][tile]
+    app.selectbox(key="pick_tile").set_value(tile).run()
+    app.selectbox(key="pick_code").set_value("P" if before != "P" else "N").run()
+    app.button(key="pick_ok").click().run()
+    assert app.error and "Not a valid win" in app.error[0].value
+    app.selectbox(key="pick_code").set_value(before).run()
+    app.button(key="pick_ok").click().run()
     assert "Valid win" in app.success[0].value

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
+SHOTS = ROOT / "build" / "screenshots"
 
 pytestmark = [
     pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="Debian chromium / chromedriver not installed"),
@@ -84,6 +85,7 @@ def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
 
     photo = tmp_path / "hand.jpg"
     composed_photo(photo)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -95,17 +97,15 @@ def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
         driver.get(server)
         wait = WebDriverWait(driver, 90)
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Photograph the winning hand')]")))
-        upload_tab = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[@role='tab'][.//*[contains(text(),"
-                                                                      " 'Upload a photo')]]")))
-        upload_tab.click()
-        inputs = driver.find_elements(By.CSS_SELECTOR, "input[type='file']")
-        inputs[-1].send_keys(str(photo))
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'tiles ·')]")))
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
         body = driver.find_element(By.TAG_NAME, "body").text
         assert "推倒胡" in body or "門清" in body or "對對胡" in body
-        out = ROOT / "build" / "screenshots"
-        out.mkdir(parents=True, exist_ok=True)
-        assert driver.save_screenshot(str(out / "upload_and_score.png"))
+        assert driver.save_screenshot(str(SHOTS / "upload_and_score.png"))
+    except Exception:
+        driver.save_screenshot(str(SHOTS / "failure.png"))
+        raise
     finally:
         driver.quit()

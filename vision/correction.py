@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
-from itertools import permutations
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from scoring.tiles import INDEX
 
 from .classes import CLASS_INDEX, CLASSIFIER_CODES
 from .detections import Detections
-from .layout import Layout
+from .layout import Layout, best_meld_codes
 
 FLOWER_IDX = [CLASS_INDEX[f"f{i}"] for i in range(1, 9)]
 EPS = 1e-6
@@ -68,23 +67,7 @@ def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correct
     for g in layout.groups:
         if g.kind != "meld":
             continue
-        up = [i for i in g.tiles if codes[i] != "back"]
-        if not up:
-            continue
-        if g.meld_type == "chow":
-            best, best_lp = None, -math.inf
-            for s in "mps":
-                for r in range(1, 8):
-                    run = [f"{r + k}{s}" for k in range(3)]
-                    for perm in permutations(run):
-                        lp = sum(_logp(det, i, c) for i, c in zip(up, perm))
-                        if lp > best_lp:
-                            best, best_lp = perm, lp
-            target = dict(zip(up, best or ()))
-        else:
-            faces = [c for c in CLASSIFIER_CODES if c != "back"]
-            code = max(faces, key=lambda c: sum(_logp(det, i, c) for i in up))
-            target = {i: code for i in up}
+        _, target = best_meld_codes(det, g.tiles, g.meld_type == "chow")
         for i, c in target.items():
             if codes[i] != c:
                 out.append(Correction(i, codes[i], c, f"the tiles of a {g.meld_type} must match"))

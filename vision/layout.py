@@ -7,11 +7,14 @@ concealed kong. Anything ambiguous becomes a warning rather than a silent guess.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
 import numpy as np
 
+from .classes import CLASS_INDEX
 from .detections import Detections
 
 FLOWERS = {f"f{i}" for i in range(1, 9)}
@@ -81,35 +84,61 @@ def rows_of(det: Detections) -> list[list[int]]:
     return out
 
 
-def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.3) -> list[list[int]]:
-    """Split a left-to-right row where the gap between neighbours exceeds gap_ratio x tile width."""
+def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.12) -> list[list[int]]:
+    """Split a left-to-right row where a gap is wider than the typical gap by gap_ratio x tile width.
+
+    Tiles of one group touch, so most gaps are the typical (median) one; boxes drawn a little loose or
+    tight shift every gap alike, which is why the split is relative to the median gap.
+    """
     if not row:
         return []
     w = float(np.median(np.minimum(det.sizes[row, 0], det.sizes[row, 1])))
+    gaps = [float(det.xyxy[b, 0] - det.xyxy[a, 2]) for a, b in zip(row, row[1:])]
+    typical = min(float(np.median(gaps)), 0.1 * w) if gaps else 0.0
     groups = [[row[0]]]
-    for a, b in zip(row, row[1:]):
-        gap = det.xyxy[b, 0] - det.xyxy[a, 2]
-        if gap > gap_ratio * w:
+    for b, gap in zip(row[1:], gaps):
+        if gap > typical + gap_ratio * w:
             groups.append([])
         groups[-1].append(b)
     return groups
 
 
-def _meld_shape(codes: list[str], down: list[bool]) -> str | None:
-    """pung / kong / chow / kong_concealed from the codes of 3-4 tiles, or None."""
-    n = len(codes)
-    up = [c for c, d in zip(codes, down) if not d]
-    if n == 4 and sum(down) >= 2 and len(set(up)) <= 1:
+FACES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
+RUNS = [[f"{r + k}{s}" for k in range(3)] for s in "mps" for r in range(1, 8)]
+
+
+def _logp(det: Detections, i: int, code: str) -> float:
+    return math.log(max(float(det.probs[i, CLASS_INDEX[code]]), 1e-6))
+
+
+def best_meld_codes(det: Detections, tiles: list[int], allow_chow: bool) -> tuple[str, dict[int, str]]:
+    """The most probable reading of a claimed meld's face-up tiles: one repeated face, or a run (chow)."""
+    up = [i for i in tiles if det.codes[i] != "back"]
+    if not up:
+        return "unknown", {}
+    face = max(FACES, key=lambda c: sum(_logp(det, i, c) for i in up))
+    best = ("same", {i: face for i in up})
+    best_lp = sum(_logp(det, i, face) for i in up)
+    if allow_chow and len(up) == 3 and len(tiles) == 3:
+        for run in RUNS:
+            for perm in permutations(run):
+                lp = sum(_logp(det, i, c) for i, c in zip(up, perm))
+                if lp > best_lp:
+                    best, best_lp = ("run", dict(zip(up, perm))), lp
+    return best
+
+
+def _meld_type(det: Detections, g: list[int], down: list[bool], allow_chow: bool) -> str | None:
+    """The meld a group of 3-4 tiles is: from face-down tiles, else from its most probable codes."""
+    n_down = sum(down)
+    if len(g) == 4 and n_down >= 2:
         return "kong_concealed"
-    if sum(down):
+    if n_down:
         return None
-    if len(set(codes)) == 1 and n in (3, 4):
-        return "pung" if n == 3 else "kong_exposed"
-    if n == 3 and all(len(c) == 2 and c[1] in "mps" for c in codes) and len({c[1] for c in codes}) == 1:
-        r = sorted(int(c[0]) for c in codes)
-        if r[1] == r[0] + 1 and r[2] == r[0] + 2:
-            return "chow"
-    return None
+    kind, _ = best_meld_codes(det, g, allow_chow)
+    if kind == "run":
+        return "chow"
+    return "pung" if len(g) == 3 else "kong_exposed"
 
 
 def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
@@ -142,9 +171,10 @@ def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
             g = [i for i in g if codes[i] not in flower_codes]
             layout.warnings.append("flowers lie next to other tiles; moved them to the flowers")
             gcodes = [codes[i] for i in g]
-        shape = _meld_shape(gcodes, [down[i] for i in g]) if len(g) in (3, 4) else None
+        shape = _meld_type(det, g, [down[i] for i in g], ruleset == "nanning-fan") if len(g) in (3, 4) else None
         sideways = [k for k, i in enumerate(g) if side[i]]
-        if shape and (sideways or shape == "kong_concealed" or len(candidates) > 2):
+        same = len(set(gcodes)) == 1 and shape in ("pung", "kong_exposed")
+        if shape and (sideways or shape == "kong_concealed" or (same and len(candidates) > 2)):
             feeder = None
             if shape != "kong_concealed":
                 if sideways:

@@ -50,6 +50,26 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[floa
     return np.ascontiguousarray(blob), r, (px, py)
 
 
+def suppress_contained(boxes: np.ndarray, scores: np.ndarray, idx: np.ndarray, ratio: float = 0.6) -> np.ndarray:
+    """Drop a box that lies mostly (ratio of its area) inside a higher-scoring one: half-tile duplicates."""
+    order = idx[np.argsort(-scores[idx])]
+    keep: list[int] = []
+    for i in order:
+        b = boxes[i]
+        area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
+        dup = False
+        for j in keep:
+            k = boxes[j]
+            iw = min(b[2], k[2]) - max(b[0], k[0])
+            ih = min(b[3], k[3]) - max(b[1], k[1])
+            if iw > 0 and ih > 0 and iw * ih > ratio * min(area, (k[2] - k[0]) * (k[3] - k[1])):
+                dup = True
+                break
+        if not dup:
+            keep.append(int(i))
+    return np.array(sorted(keep), int)
+
+
 class TileReader:
     """Reads the tiles of a photo: detector boxes + classifier probabilities, as one Detections object."""
 
@@ -81,7 +101,7 @@ class TileReader:
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         xywh = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
         idx = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), self.conf, self.iou)
-        idx = np.array(idx, int).reshape(-1)
+        idx = suppress_contained(boxes, s, np.array(idx, int).reshape(-1))
         det = Detections(boxes[idx].astype(np.float32), s[idx].astype(np.float32))
         if out.shape[0] == 6:  # our two-class finder: (tile, back) scores
             cls = out[4:, keep][:, idx]

@@ -107,7 +107,7 @@ def compose(groups: list[list[tuple[str, bool]]], bank: CropBank, rng: np.random
     if two_rows and len(groups) > 1:
         cut = max(1, len(groups) // 2)
         rows = [groups[:cut], groups[cut:]]
-    widest = max(sum(len(g) for g in r) + 0.6 * len(r) for r in rows)
+    widest = max(sum(len(g) + 0.35 * sum(s for _, s in g) for g in r) + 0.6 * len(r) for r in rows)
     if tile_h is None and fit:
         tw_max = cw * rng.uniform(0.55, 0.78) / max(widest, 1)
         tile_h = int(min(tw_max * 1.35, ch / (len(rows) * 1.6)))
