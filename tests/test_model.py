@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.skipif(not HAS_MODEL, reason="shipped models not built
               pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")]
 
 # real photos of different sets, angles and layouts from the valid split (labels checked by eye)
-PHOTOS = PHOTOS_PLACEHOLDER
+PHOTOS = ["hand_002_jpg", "hand_004_jpg", "hand_014_jpg", "IMG_20231224_161923_jpg"]
 
 
 @pytest.fixture(scope="module")
