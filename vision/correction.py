@@ -58,6 +58,8 @@ def restrict(det: Detections, ruleset: str) -> list[Correction]:
 
 
 def _logp(det: Detections, i: int, code: str) -> float:
+    if code == "remove":
+        return 0.0
     return math.log(max(float(det.probs[i, CLASS_INDEX[code]]), EPS))
 
 
@@ -78,7 +80,7 @@ def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correct
 def _counts_ok(codes: list[str]) -> bool:
     seen: dict[str, int] = {}
     for c in codes:
-        if c == "back":
+        if c in ("back", "remove"):
             continue
         seen[c] = seen.get(c, 0) + 1
         if seen[c] > (1 if c.startswith("f") else 4):
@@ -108,13 +110,35 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
     """The corrected codes of every tile, the corrections made and any warning.
 
     Constraints: at most 4 of a face (1 of each flower); with ``winning``, the concealed tiles plus the
-    winning tile complete the hand with the melds shown.
+    winning tile complete the hand with the melds shown. When the hand holds one tile too many (a tile
+    found twice, or something that is not a tile), dropping one of the least certain tiles is tried too;
+    a dropped tile gets the code "remove".
     """
     codes = det.codes
     corrections = fix_melds(det, layout, codes)
-    warnings: list[str] = []
     hand_tiles = [i for g in layout.groups if g.kind in ("concealed", "winning_tile") for i in g.tiles]
     n_melds = sum(1 for g in layout.groups if g.kind == "meld")
+    found = _search(det, layout, codes, hand_tiles, n_melds, ruleset, winning, top_k, max_changes, budget)
+    if found is not None:
+        return found[0], corrections + found[1], []
+    if winning and len(hand_tiles) == 14 - 3 * n_melds + 1:
+        conf = det.tile_confidence
+        for drop in sorted(hand_tiles, key=lambda i: conf[i])[:3]:
+            rest = [i for i in hand_tiles if i != drop]
+            trial = codes[:]
+            trial[drop] = "remove"
+            found = _search(det, layout, trial, rest, n_melds, ruleset, winning, top_k, max_changes - 1, budget)
+            if found is not None:
+                dropped = Correction(drop, codes[drop], "remove", "one tile too many: the least certain tile "
+                                     "whose removal makes the hand a legal win")
+                return found[0], corrections + [dropped] + found[1], []
+    return codes, corrections, ["no reading within " + str(max_changes) + " changes makes this a legal "
+                                + ("winning hand" if winning else "tile set") + "; check the tiles by hand"]
+
+
+def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[int], n_melds: int, ruleset: str,
+            winning: bool, top_k: int, max_changes: int, budget: int) -> tuple[list[str], list[Correction]] | None:
+    """Best-first search over alternative readings, cheapest loss of log-probability first."""
 
     def ok(cs: list[str]) -> bool:
         if not _counts_ok(cs):
@@ -122,7 +146,9 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
         return not winning or _wins([cs[i] for i in hand_tiles], n_melds, ruleset)
 
     if ok(codes):
-        return codes, corrections, warnings
+        return codes, []
+    if max_changes <= 0:
+        return None
     flowers = [i for g in layout.groups if g.kind == "flowers" for i in g.tiles]
     editable = hand_tiles + flowers
     moves: list[tuple[float, int, str]] = []
@@ -149,19 +175,18 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
             for k in combo:
                 trial[moves[k][1]] = moves[k][2]
             if ok(trial):
+                out = []
                 for k in combo:
                     _, i, alt = moves[k]
                     why = "makes the hand a legal win" if winning else "no more than 4 of a tile"
                     if not _counts_ok(codes):
                         why = f"{codes[i]} would otherwise appear too often" + (
                             "; the change also completes the win" if winning else "")
-                    corrections.append(Correction(i, codes[i], alt, why))
-                return trial, corrections, warnings
+                    out.append(Correction(i, codes[i], alt, why))
+                return trial, out
         last = combo[-1]
         if last + 1 < len(moves):
             heapq.heappush(heap, (cost - moves[last][0] + moves[last + 1][0], combo[:-1] + (last + 1,)))
             if len(combo) < max_changes:
                 heapq.heappush(heap, (cost + moves[last + 1][0], combo + (last + 1,)))
-    warnings.append("no reading within " + str(max_changes) + " changes makes this a legal "
-                    + ("winning hand" if winning else "tile set") + "; check the tiles by hand")
-    return codes, corrections, warnings
+    return None

@@ -233,7 +233,9 @@ def to_hand(det: Detections, layout: Layout, winner: int = 0, codes: list[str] |
     codes = codes or det.codes
     hand: dict[str, Any] = {"concealed": [], "melds": [], "winning_tile": None, "flowers": []}
     for g in layout.groups:
-        tiles = [codes[i] for i in g.tiles]
+        tiles = [codes[i] for i in g.tiles if codes[i] != "remove"]
+        if not tiles:
+            continue
         if g.kind == "concealed":
             hand["concealed"] = tiles
         elif g.kind == "flowers":
