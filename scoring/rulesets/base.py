@@ -76,6 +76,7 @@ class Element:
     id: ClassVar[str]
     zh: ClassVar[str]
     en: ClassVar[str]
+    excludes: ClassVar[tuple[str, ...]] = ()  # ids of elements this one replaces when both apply
 
     def is_condition_met(self, view: Any) -> bool:  # pragma: no cover - interface
         raise NotImplementedError
@@ -238,6 +239,12 @@ def pay_kong_simple(events: list[KongEvent], exposed: int, added: int, concealed
         elif e.kind == "flower":
             pay.each_pays(e.seat, flower_each)
     return pay
+
+
+def apply_exclusions(elements: list[Element]) -> list[Element]:
+    """Drop every element that another present element excludes."""
+    gone = {x for e in elements for x in e.excludes}
+    return [e for e in elements if e.id not in gone]
 
 
 def suits_and_honors(counts: list[int] | tuple[int, ...]) -> tuple[set[int], bool, bool]:

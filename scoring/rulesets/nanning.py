@@ -9,7 +9,18 @@ from ..errors import InputError
 from ..hand import Hand, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..tiles import CODES
-from .base import Element, Option, Ruleset, Shape, all_pungs, opt_bool, opt_choice, opt_int, suits_and_honors
+from .base import (
+    Element,
+    Option,
+    Ruleset,
+    Shape,
+    all_pungs,
+    apply_exclusions,
+    opt_bool,
+    opt_choice,
+    opt_int,
+    suits_and_honors,
+)
 
 DISCARD_TYPES = ("discard", "rob_kong")
 
@@ -106,6 +117,7 @@ class Quanqiuren(HandType):
 
     id, zh, en = "quanqiuren", "全球人", "All melded, single wait"
     D = 18
+    excludes = ("duiduihu",)  # 全球人 replaces 對對胡
 
     def is_condition_met(self, v: NanningView) -> bool:
         h = v.hand
@@ -325,9 +337,7 @@ class Nanning(Ruleset):
         """The elements of one shape and the per-payer amount they give."""
         if isinstance(sit, Tianhu):  # 天胡 / 地胡: flat 100, nothing else counts
             return 100, [ScoredElement(sit.id, sit.zh, sit.en, sit.reason(v), value=100)]
-        types = [t for t in HAND_TYPES if t.is_condition_met(v)]
-        if any(isinstance(t, Quanqiuren) for t in types):
-            types = [t for t in types if not isinstance(t, Duiduihu)]  # 全球人 replaces 對對胡
+        types = apply_exclusions([t for t in HAND_TYPES if t.is_condition_met(v)])
         out: list[ScoredElement] = []
         total = 0
         menqing_inc = 0
