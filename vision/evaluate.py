@@ -126,8 +126,11 @@ def main() -> None:
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--conf", type=float, default=None, help="detector score threshold (default: the reader's)")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads)
+    if args.conf is not None:
+        reader.conf = args.conf
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
     print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit), indent=1))
 
