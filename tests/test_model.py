@@ -19,7 +19,13 @@ pytestmark = [pytest.mark.skipif(not HAS_MODEL, reason="shipped models not built
               pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")]
 
 # real photos of different sets, angles and layouts from the valid split (labels checked by eye)
-PHOTOS = ["hand_002_jpg", "hand_004_jpg", "hand_014_jpg", "IMG_20231224_161923_jpg"]
+PHOTOS = [
+    "IMG_20231106_111921_jpg",
+    "IMG_20231219_163214_jpg",
+    "382172716_841143280977318_6895463033192368920_n_jpg",
+    "395794817_2376513082523833_4038443797689914457_n_jpg",
+    "387593807_2529741337185686_6863345406955859593_n_jpg",
+]
 
 
 @pytest.fixture(scope="module")

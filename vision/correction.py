@@ -106,7 +106,7 @@ def _wins(hand_codes: list[str], n_melds: int, ruleset: str) -> bool:
 
 
 def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: bool = True, top_k: int = 4,
-            max_changes: int = 3, budget: int = 20000) -> tuple[list[str], list[Correction], list[str]]:
+            max_changes: int = 3, budget: int = 3000) -> tuple[list[str], list[Correction], list[str]]:
     """The corrected codes of every tile, the corrections made and any warning.
 
     Constraints: at most 4 of a face (1 of each flower); with ``winning``, the concealed tiles plus the

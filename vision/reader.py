@@ -42,7 +42,10 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[floa
     h, w = img.shape[:2]
     r = min(size / w, size / h)
     nw, nh = int(round(w * r)), int(round(h * r))
-    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    src = img
+    while src.shape[1] > 4 * nw:  # Gaussian halving first: as smooth as area averaging, several times faster
+        src = cv2.pyrDown(src)
+    resized = cv2.resize(src, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
     canvas = np.full((size, size, 3), 114, np.uint8)
     px, py = (size - nw) // 2, (size - nh) // 2
     canvas[py:py + nh, px:px + nw] = resized

@@ -149,6 +149,8 @@ def main() -> None:
     ap.add_argument("--out", default="models/classifier.onnx")
     ap.add_argument("--work", default="build/classifier")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--init", default=None, help="start from these weights (a .pt state dict) to fine-tune")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -166,11 +168,13 @@ def main() -> None:
     y_val = torch.from_numpy(np.concatenate([yv, yvb]))
     print(f"data: {len(x_train)} train crops, {len(x_val)} valid crops ({time.time() - t0:.0f}s)", flush=True)
     model = TileNet()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.epochs * ((len(x_train) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(args.seed)
-    best = 0.0
+    best = evaluate(model, x_val, y_val)[0] if args.init else 0.0
     log = []
     for epoch in range(args.epochs):
         model.train()
