@@ -121,28 +121,28 @@ def test_layout_warns_when_a_tile_is_missing():
     assert any("tiles besides flowers" in w for w in lay.warnings)
 
 
-def test_correction_fixes_a_look_alike_to_make_the_hand_win():
-    codes = ["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "7p", "8p", "9p"]
+def hand_with_doubt(codes: list[str], winning: str, tile: int, probs: dict[str, float]) -> Detections:
+    """A hand row plus the winning tile apart, where one tile's reading is uncertain."""
     b1, _ = row(codes, 0)
-    b2, _ = row(["4p"], 700)
-    det = dets(b1 + b2, codes + ["4p"])
+    b2, _ = row([winning], 700)
+    det = dets(b1 + b2, codes + [winning])
+    det.probs[tile] = 0.0001
+    for code, p in probs.items():
+        det.probs[tile, CLASS_INDEX[code]] = p
+    return det
+
+
+def test_correction_fixes_a_look_alike_to_make_the_hand_win():
     # tile 1 was read 3m (p=0.55) with 2m second (0.40): 1m 3m 3m does not win, 1m 2m 3m does
-    det.probs[1] = 0.0001
-    det.probs[1, CLASS_INDEX["3m"]] = 0.55
-    det.probs[1, CLASS_INDEX["2m"]] = 0.40
+    det = hand_with_doubt(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "7p", "8p", "9p"], "4p", 1,
+                          {"3m": 0.55, "2m": 0.40})
     lay = analyse(det, "nanning")
     fixed, corrections, warnings = correct(det, lay, "nanning", winning=True)
     assert fixed[1] == "2m" and corrections[0].from_code == "3m" and not warnings
 
 
 def test_correction_limits_a_tile_to_four():
-    codes = ["5p"] * 5 + ["1m", "2m", "3m", "E", "E", "E", "9s", "9s"]
-    b1, _ = row(codes, 0)
-    b2, _ = row(["9s"], 700)
-    det = dets(b1 + b2, codes + ["9s"])
-    det.probs[4] = 0.0001
-    det.probs[4, CLASS_INDEX["5p"]] = 0.6
-    det.probs[4, CLASS_INDEX["6p"]] = 0.3
+    det = hand_with_doubt(["5p"] * 5 + ["1m", "2m", "3m", "E", "E", "E", "9s", "9s"], "9s", 4, {"5p": 0.6, "6p": 0.3})
     lay = analyse(det, "nanning")
     fixed, corrections, _ = correct(det, lay, "nanning", winning=False)
     assert fixed.count("5p") == 4 and corrections
