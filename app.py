@@ -135,11 +135,29 @@ if option_error:
 st.header(L("capture"))
 tab_cam, tab_up, tab_manual = st.tabs([L("camera"), L("upload"), L("manual")])
 with tab_cam:
-    cam = st.camera_input(L("take_photo"), key="camera")
+    cam = st.camera_input(L("take_photo"), key="camera", resolution="1080p")  # the highest preset
 with tab_up:
     up = st.file_uploader(L("choose_photo"), key="upload")
+
+
+def add_manual(where: str) -> None:
+    """The tile picker of the manual path: append the picked tile to the hand, or make it the winning tile."""
+    code = ss.manual_tile
+    if where == "winning":
+        ss.winning_txt = code
+    else:
+        key = "flowers_txt" if where == "flowers" else "concealed_txt"
+        ss[key] = ((ss.get(key) or "") + " " + code).strip()
+
+
 with tab_manual:
     st.caption(L("manual_help"))
+    p1, p2, p3, p4 = st.columns(4)
+    p1.selectbox(L("tile_fix"), PICKER, key="manual_tile", format_func=tile_label, label_visibility="collapsed")
+    p2.button(L("add_tile"), key="add_concealed", on_click=add_manual, args=("concealed",))
+    p3.button(L("winning_tile"), key="add_winning", on_click=add_manual, args=("winning",))
+    if ss.ruleset == "nanjing":
+        p4.button(L("flowers"), key="add_flower", on_click=add_manual, args=("flowers",))
 
 
 def set_fields(hand: dict[str, Any]) -> None:

@@ -43,6 +43,16 @@ def test_manual_entry_scores_and_shows_who_pays(app: AppTest):
     assert [m.value for m in app.metric][:4] == ["3", "0", "0", "-3"]
 
 
+def test_manual_tile_picker_builds_the_hand(app: AppTest):
+    for code in ["1m", "2m", "3m"]:
+        app.selectbox(key="manual_tile").set_value(code).run()
+        app.button(key="add_concealed").click().run()
+    app.selectbox(key="manual_tile").set_value("9s").run()
+    app.button(key="add_winning").click().run()
+    assert app.text_input(key="concealed_txt").value == "1m 2m 3m"
+    assert app.text_input(key="winning_txt").value == "9s"
+
+
 def test_record_persists_across_a_new_session(app: AppTest, tmp_path: Path):
     enter(app, "123m 456m 789m 234m 5m", "5m")
     app.button(key="record").click().run()
