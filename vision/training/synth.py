@@ -102,7 +102,6 @@ def compose(groups: list[list[tuple[str, bool]]], bank: CropBank, rng: np.random
     bg = bank.backgrounds[int(rng.integers(len(bank.backgrounds)))] if bank.backgrounds else \
         np.full((64, 64, 3), rng.integers(40, 200, 3), np.uint8)
     img = cv2.resize(bg, (cw, ch), interpolation=cv2.INTER_LINEAR)
-    n_tiles = sum(len(g) for g in groups)
     rows = [groups]
     if two_rows and len(groups) > 1:
         cut = max(1, len(groups) // 2)
@@ -148,7 +147,6 @@ def compose(groups: list[list[tuple[str, bool]]], bank: CropBank, rng: np.random
                 x += fw + rng.uniform(0, 0.06) * tile_w
             x += 0.6 * tile_w
             gid += 1
-    del n_tiles
     img, placed = photometric(img, placed, rng)
     return img, placed
 
