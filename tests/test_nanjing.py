@@ -25,7 +25,7 @@ def test_queyi_is_exactly_two_suits():
 
 
 def test_small_hand_needs_menqing_big_hand_or_four_hard_flowers():
-    pung = [meld("pung", "9m", 2) | {"tiles": ["9m"] * 3}]
+    pung = [meld("pung", "999m", 2)]
     r = score(NJ, "123p 456s 78s 22s", "9s", pung, flowers="f1 f2", winner=0, win_type="discard", discarder=1)
     assert r["error"] == "illegal_small_hand"
     r = score(NJ, "123p 456s 78s 22s", "9s", pung, flowers="f1 f2 C C", winner=0, win_type="discard", discarder=1)

@@ -157,7 +157,7 @@ def test_tianhu_is_flat_100_each():
 
 
 def test_fenghu_liable_feeder_pays_for_others_discard_too():
-    melds = [meld("pung", "2m", 3) | {"tiles": ["2m"] * 3}, meld("pung", "555p", 3), meld("pung", "888s", 3)]
+    melds = [meld("pung", "222m", 3), meld("pung", "555p", 3), meld("pung", "888s", 3)]
     r = score(N, "999m N", "N", melds, winner=1, win_type="discard", discarder=2)
     assert r["liability"] == {"type": "fenghu", "liable": 3}
     assert r["hand_payments"] == [{"from": 2, "to": 1, "amount": 9}, {"from": 3, "to": 1, "amount": 9}]
