@@ -9,7 +9,6 @@ the hand possible, and reports each change.
 from __future__ import annotations
 
 import heapq
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +18,7 @@ from scoring.tiles import INDEX
 
 from .classes import CLASS_INDEX, CLASSIFIER_CODES
 from .detections import Detections
-from .layout import Layout, best_meld_codes
+from .layout import Layout, best_meld_codes, log_prob
 
 FLOWER_IDX = [CLASS_INDEX[f"f{i}"] for i in range(1, 9)]
 EPS = 1e-6
@@ -55,12 +54,6 @@ def restrict(det: Detections, ruleset: str) -> list[Correction]:
     det.probs = probs.astype(np.float32)
     return [Correction(i, a, b, f"{ruleset} has no flowers") for i, (a, b) in enumerate(zip(before, det.codes))
             if a != b]
-
-
-def _logp(det: Detections, i: int, code: str) -> float:
-    if code == "remove":
-        return 0.0
-    return math.log(max(float(det.probs[i, CLASS_INDEX[code]]), EPS))
 
 
 def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correction]:
@@ -153,7 +146,7 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
     editable = hand_tiles + flowers
     moves: list[tuple[float, int, str]] = []
     for i in editable:
-        base = _logp(det, i, codes[i])
+        base = log_prob(det, i, codes[i])
         order = np.argsort(-det.probs[i])[:top_k + 1]
         for j in order:
             alt = CLASSIFIER_CODES[j]
@@ -161,7 +154,7 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
                 continue
             if (i in flowers) != (alt.startswith("f") or (ruleset == "nanjing" and alt in "CFP")):
                 continue  # a flower stays a flower, a face stays a face
-            moves.append((base - _logp(det, i, alt), i, alt))
+            moves.append((base - log_prob(det, i, alt), i, alt))
     moves.sort()
     # combinations of moves in order of total cost: from (.., k) go to (.., k+1) and (.., k, k+1)
     heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))] if moves else []

@@ -107,7 +107,10 @@ FACES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
 RUNS = [[f"{r + k}{s}" for k in range(3)] for s in "mps" for r in range(1, 8)]
 
 
-def _logp(det: Detections, i: int, code: str) -> float:
+def log_prob(det: Detections, i: int, code: str) -> float:
+    """Log-probability that tile i is ``code``; "remove" (a dropped surplus tile) costs nothing."""
+    if code == "remove":
+        return 0.0
     return math.log(max(float(det.probs[i, CLASS_INDEX[code]]), 1e-6))
 
 
@@ -116,13 +119,13 @@ def best_meld_codes(det: Detections, tiles: list[int], allow_chow: bool) -> tupl
     up = [i for i in tiles if det.codes[i] != "back"]
     if not up:
         return "unknown", {}
-    face = max(FACES, key=lambda c: sum(_logp(det, i, c) for i in up))
+    face = max(FACES, key=lambda c: sum(log_prob(det, i, c) for i in up))
     best = ("same", {i: face for i in up})
-    best_lp = sum(_logp(det, i, face) for i in up)
+    best_lp = sum(log_prob(det, i, face) for i in up)
     if allow_chow and len(up) == 3 and len(tiles) == 3:
         for run in RUNS:
             for perm in permutations(run):
-                lp = sum(_logp(det, i, c) for i, c in zip(up, perm))
+                lp = sum(log_prob(det, i, c) for i, c in zip(up, perm))
                 if lp > best_lp:
                     best, best_lp = ("run", dict(zip(up, perm))), lp
     return best

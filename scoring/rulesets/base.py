@@ -241,6 +241,15 @@ def pay_kong_simple(events: list[KongEvent], exposed: int, added: int, concealed
     return pay
 
 
+def feed_counts(melds: Any) -> list[int]:
+    """How many of these melds each seat fed: pungs, exposed and added kongs (a concealed kong never counts)."""
+    feeds = [0, 0, 0, 0]
+    for m in melds:
+        if m.is_claimed and m.from_seat is not None:
+            feeds[m.from_seat] += 1
+    return feeds
+
+
 def apply_exclusions(elements: list[Element]) -> list[Element]:
     """Drop every element that another present element excludes."""
     gone = {x for e in elements for x in e.excludes}
@@ -253,3 +262,16 @@ def suits_and_honors(counts: list[int] | tuple[int, ...]) -> tuple[set[int], boo
     winds = any(counts[k] for k in range(27, 31))
     dragons = any(counts[k] for k in range(31, 34))
     return suits, winds, dragons
+
+
+def describe_shape(shape: Shape, hand: Hand) -> dict[str, Any]:
+    """The chosen reading of the hand, for the explanation in every result."""
+    if shape.kind == "standard":
+        sets = [[CODES[k], CODES[k + 1], CODES[k + 2]] if run else [CODES[k]] * 3 for k, run in shape.groups]
+        d: dict[str, Any] = {"kind": "standard", "pair": [CODES[shape.pair]] * 2 if shape.pair is not None else None,
+                             "sets": sets}
+    else:
+        d = {"kind": shape.kind}
+        if shape.kind == "seven_pairs":
+            d["quads"] = shape.quads
+    return d

@@ -15,13 +15,14 @@ from .base import (
     Ruleset,
     Shape,
     all_pungs,
+    describe_shape,
+    feed_counts,
     opt_bool,
     opt_choice,
     opt_int,
     pay_kong_simple,
     suits_and_honors,
 )
-from .nanning import describe_shape
 
 FLOWER_CODES = {f"f{i}" for i in range(1, 9)} | {"C", "F", "P"}
 
@@ -249,20 +250,14 @@ class Nanjing(Ruleset):
                 raise InputError("hand.winning_tile: a quick shot (快照) has no winning tile (null)")
             if len(hand.melds) != 4:
                 raise InputError("hand.melds: a quick shot (快照) settles four pungs")
-            if self.mouths(hand, ctx.discarder) < 3:
+            if ctx.discarder is None or feed_counts(hand.melds)[ctx.discarder] < 3:
                 raise InputError("context.discarder: a quick shot needs three earlier mouths from the feeder, "
                                  f"seat {ctx.discarder}")
 
-    @staticmethod
-    def mouths(hand: Hand, seat: int | None) -> int:
-        """How many of the winner's melds seat fed (pung, added kong, direct kong)."""
-        return sum(1 for m in hand.melds if m.is_claimed and m.from_seat == seat)
-
     def sanzui_feeder(self, hand: Hand, ctx: WinContext) -> int | None:
-        for s in range(4):
-            if s != ctx.winner and self.mouths(hand, s) >= 3:
-                return s
-        return None
+        """The seat that fed three or more of the winner's melds (三嘴)."""
+        feeds = feed_counts(hand.melds)
+        return next((s for s in range(4) if s != ctx.winner and feeds[s] >= 3), None)
 
     # -------------------------------------------------------------- soft flowers
     def soft_flowers(self, v: JingView) -> tuple[dict[str, int], bool]:

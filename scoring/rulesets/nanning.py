@@ -16,6 +16,8 @@ from .base import (
     Shape,
     all_pungs,
     apply_exclusions,
+    describe_shape,
+    feed_counts,
     opt_bool,
     opt_choice,
     opt_int,
@@ -304,10 +306,7 @@ class Nanning(Ruleset):
     # -------------------------------------------------------------- scoring
     def fenghu_feeder(self, melds: Any, winner: int, opts: dict[str, Any]) -> int | None:
         """The seat that fed ``fenghu_feeds`` or more of these melds (concealed kongs never count)."""
-        feeds = [0, 0, 0, 0]
-        for m in melds:
-            if m.is_claimed and m.from_seat is not None:
-                feeds[m.from_seat] += 1
+        feeds = feed_counts(melds)
         best = max(range(4), key=lambda s: (feeds[s], -((s - winner) % 4)))
         return best if feeds[best] >= opts["fenghu_feeds"] and best != winner else None
 
@@ -460,16 +459,3 @@ class Nanning(Ruleset):
                     pay.add(ev.from_seat, ev.seat, 1)  # type: ignore[arg-type]
             i = j
         return pay
-
-
-def describe_shape(shape: Shape, hand: Hand) -> dict[str, Any]:
-    """The chosen reading of the hand, for the explanation."""
-    if shape.kind == "standard":
-        sets = [[CODES[k], CODES[k + 1], CODES[k + 2]] if run else [CODES[k]] * 3 for k, run in shape.groups]
-        d: dict[str, Any] = {"kind": "standard", "pair": [CODES[shape.pair]] * 2 if shape.pair is not None else None,
-                             "sets": sets}
-    else:
-        d = {"kind": shape.kind}
-        if shape.kind == "seven_pairs":
-            d["quads"] = shape.quads
-    return d

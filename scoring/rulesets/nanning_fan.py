@@ -7,9 +7,7 @@ from itertools import product
 from typing import Any
 
 from ..divider import (
-    is_thirteen_orphans,
     seven_pairs_quads,
-    standard,
     wild_seven_pairs,
     wild_standard,
     wild_thirteen_orphans,
@@ -18,8 +16,18 @@ from ..errors import InputError
 from ..hand import Hand, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..tiles import BLANK_GHOST, CODES, N_KINDS, next_kind, parse_tile
-from .base import Element, Option, Ruleset, Shape, all_pungs, opt_bool, opt_int, pay_kong_simple, suits_and_honors
-from .nanning import describe_shape
+from .base import (
+    Element,
+    Option,
+    Ruleset,
+    Shape,
+    all_pungs,
+    describe_shape,
+    opt_bool,
+    opt_int,
+    pay_kong_simple,
+    suits_and_honors,
+)
 
 
 def opt_ghost(name: str, v: Any) -> Any:
@@ -439,14 +447,3 @@ class NanningFan(Ruleset):
                                                             for k in v.shape.represented]}
         result.extra["shape"] = describe_shape(v.shape, hand)
         return result
-
-    def shapes(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[Shape]:
-        counts = tuple(self.concealed_counts(hand))
-        out = [Shape("standard", p, g, counts=counts) for p, g in standard(counts)]
-        if not hand.melds:
-            q = seven_pairs_quads(counts)
-            if q is not None:
-                out.append(Shape("seven_pairs", quads=q, counts=counts))
-            if is_thirteen_orphans(counts):
-                out.append(Shape("orphans", counts=counts))
-        return out
