@@ -16,7 +16,7 @@ from ledger import Ledger, default_path, next_dealer
 from scoring import RULESETS, score_case
 from scoring.errors import InputError
 from scoring.tiles import CODES, GLYPHS
-from vision.photo import PhotoError, decode_photo
+from vision.photo import PhotoError, decode_for_reading
 from vision.pipeline import read_image
 from vision.reader import ModelMissing, TileReader
 from webapp.draw import annotate
@@ -175,7 +175,7 @@ def load_photo_bytes(data: bytes, name: str) -> None:
     ss.reading = None
     t0 = time.perf_counter()
     try:
-        img = decode_photo(data, name)
+        img, scale = decode_for_reading(data, name)
     except PhotoError as e:
         ss.photo_error = str(e)
         return
@@ -183,10 +183,10 @@ def load_photo_bytes(data: bytes, name: str) -> None:
     if reader is None:
         ss.photo_error = L("model_missing")
         return
-    reading = read_image(img, reader, ss.ruleset, True, int(ss.get("winner", 0) or 0), name)
+    reading = read_image(img, reader, ss.ruleset, True, int(ss.get("winner", 0) or 0), name, scale=scale)
     ss.reading = reading.to_json()
     ss.reading["timing_ms"]["page_read_ms"] = round(1000 * (time.perf_counter() - t0), 1)
-    ss.annotated = annotate(img, ss.reading["tiles"])
+    ss.annotated = annotate(img, ss.reading["tiles"], box_scale=scale)
     ss.codes = list(reading.codes)
     if reading.hand is not None:
         set_fields(reading.hand)

@@ -13,7 +13,7 @@ import time
 
 from scoring.tiles import GLYPHS
 
-from .photo import PhotoError, load_photo
+from .photo import PhotoError, load_for_reading
 from .pipeline import Reading, read_image
 from .reader import ModelMissing, TileReader
 
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.photos:
         try:
             t = time.perf_counter()
-            img = load_photo(path)
+            img, scale = load_for_reading(path)
             timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
         except PhotoError as e:
             print(f"error: {e}", file=sys.stderr)
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"error: {e}", file=sys.stderr)
                 return 2
         t2 = time.perf_counter()
-        r = read_image(img, reader, args.ruleset, args.winning or args.score, args.winner, str(path), timing)
+        r = read_image(img, reader, args.ruleset, args.winning or args.score, args.winner, str(path), timing, scale)
         timing["total_ms"] = timing["decode_ms"] + 1000 * (time.perf_counter() - t2)
         out = r.to_json()
         if args.score:

@@ -127,8 +127,12 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--conf", type=float, default=None, help="detector score threshold (default: the reader's)")
+    ap.add_argument("--no-aspect-retry", action="store_true",
+                    help="do not re-read unsure photos un-stretched (the finder's first pass only)")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads)
+    if args.no_aspect_retry:
+        reader.retry_below = 0.0
     if args.conf is not None:
         reader.conf = args.conf
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES

@@ -121,7 +121,9 @@ def main() -> None:
 
             cv2.imwrite(f"{args.save}/hand_{k:04d}.jpg", img)
             with open(f"{args.save}/hand_{k:04d}.json", "w") as fh:
-                json.dump({"hand": hand, "winner": winner, "ruleset": ruleset}, fh)
+                json.dump({"hand": hand, "winner": winner, "ruleset": ruleset,
+                           "tiles": [{"code": p.code, "box": [round(float(v), 1) for v in p.box], "group": p.group}
+                                     for p in placed]}, fh)
         r = read_image(img, reader, ruleset, True, winner)
         raw_codes = list(r.det.codes)
         before = to_hand(r.det, analyse(r.det, ruleset), winner, raw_codes)

@@ -12,7 +12,7 @@ import numpy as np
 from .correction import Correction, correct, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
-from .photo import load_photo
+from .photo import load_for_reading
 from .reader import TileReader
 
 
@@ -52,10 +52,12 @@ class Reading:
 
 
 def read_image(img: np.ndarray, reader: TileReader, ruleset: str = "nanning", winning: bool = True,
-               winner: int = 0, path: str = "", timing: dict[str, float] | None = None) -> Reading:
-    """Read a decoded photo (BGR, upright) into a Reading."""
+               winner: int = 0, path: str = "", timing: dict[str, float] | None = None, scale: float = 1.0) -> Reading:
+    """Read a decoded photo (BGR, upright) into a Reading; ``scale`` maps the image's pixels to the photo's
+    (when it was decoded at reduced size), so boxes, width and height are in the photo's pixels."""
     timing = timing if timing is not None else {}
     det = reader.read(img, timing)
+    det.xyxy *= np.float32(scale)
     t = time.perf_counter()
     warnings: list[str] = []
     corrections = restrict(det, ruleset)
@@ -68,16 +70,17 @@ def read_image(img: np.ndarray, reader: TileReader, ruleset: str = "nanning", wi
     if len(det) and hand is None:
         warnings.append("some tiles are face down outside a concealed kong or a kong shows no face: enter them")
     timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
-    return Reading(path, img.shape[1], img.shape[0], det, layout, codes, hand, corrections,
-                   warnings + layout.warnings + warn, timing)
+    width, height = round(img.shape[1] * scale), round(img.shape[0] * scale)
+    return Reading(path, width, height, det, layout, codes, hand, corrections, warnings + layout.warnings + warn,
+                   timing)
 
 
 def read_photo(path: str | Path, reader: TileReader, ruleset: str = "nanning", winning: bool = True,
                winner: int = 0) -> Reading:
     """Decode and read a photo file; raises PhotoError for files that are not readable photos."""
     t = time.perf_counter()
-    img = load_photo(path)
+    img, scale = load_for_reading(path)
     timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
-    reading = read_image(img, reader, ruleset, winning, winner, str(path), timing)
+    reading = read_image(img, reader, ruleset, winning, winner, str(path), timing, scale)
     timing["total_ms"] = 1000 * (time.perf_counter() - t)
     return reading

@@ -14,9 +14,12 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from .classes import BACK
+from .classes import BACK, CLASSIFIER_CODES
 from .crops import crops_to_batch, orientation, tile_crop
 from .detections import Detections
+
+# (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
+ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
 
 MODELS_DIR = Path(os.environ.get("MAHJONG_MODELS_DIR", Path(__file__).resolve().parents[1] / "models"))
 
@@ -37,39 +40,73 @@ def session(path: str, threads: int) -> ort.InferenceSession:
     return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
 
 
-def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping the aspect ratio, pad to size x size (grey 114); returns the NCHW batch, scale, padding."""
+def letterbox(img: np.ndarray, size: int, stride: int = 0, scale: float | None = None
+              ) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio to fit size x size and pad (grey 114); returns the NCHW batch, scale, padding.
+
+    With ``stride`` (a detector that takes any input shape) the padding only rounds each side up to a multiple
+    of the stride, so a wide strip of tiles costs no more than its own area. ``scale`` fixes the resize factor
+    (the image must then fit size x size at that scale).
+    """
     h, w = img.shape[:2]
-    r = min(size / w, size / h)
-    nw, nh = int(round(w * r)), int(round(h * r))
+    r = min(size / w, size / h) if scale is None else scale
+    nw, nh = min(size, int(round(w * r))), min(size, int(round(h * r)))
     src = img
     while src.shape[1] > 4 * nw:  # Gaussian halving first: as smooth as area averaging, several times faster
         src = cv2.pyrDown(src)
     resized = cv2.resize(src, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), 114, np.uint8)
-    px, py = (size - nw) // 2, (size - nh) // 2
+    cw, ch = (-(-nw // stride) * stride, -(-nh // stride) * stride) if stride else (size, size)
+    canvas = np.full((ch, cw, 3), 114, np.uint8)
+    px, py = (cw - nw) // 2, (ch - nh) // 2
     canvas[py:py + nh, px:px + nw] = resized
     blob = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
     return np.ascontiguousarray(blob), r, (px, py)
 
 
-def suppress_contained(boxes: np.ndarray, scores: np.ndarray, idx: np.ndarray, ratio: float = 0.6) -> np.ndarray:
-    """Drop a box that lies mostly (ratio of its area) inside a higher-scoring one: half-tile duplicates."""
+def downscale(img: np.ndarray, max_side: int) -> np.ndarray:
+    """A copy no larger than max_side on its long side (Gaussian halving, then area averaging); small photos as is."""
+    h, w = img.shape[:2]
+    if max(h, w) <= max_side:
+        return img
+    src = img
+    while max(src.shape[:2]) >= 2 * max_side:
+        src = cv2.pyrDown(src)
+    r = max_side / max(h, w)
+    return cv2.resize(src, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
+
+
+def _starts(lo: float, hi: float, win: float, overlap: float) -> list[float]:
+    """Window starts covering [lo, hi] with windows of size win overlapping by at least overlap."""
+    if hi - lo <= win:
+        return [lo]
+    n = int(np.ceil((hi - lo - overlap) / (win - overlap)))
+    return list(np.linspace(lo, hi - win, n))
+
+
+def confident_mass(det: Detections, threshold: float = 0.5) -> float:
+    """Sum of the finder scores of the boxes it is fairly sure of: compares readings of one photo."""
+    c = det.confidence
+    return float(c[c >= threshold].sum())
+
+
+def suppress_contained(boxes: np.ndarray, scores: np.ndarray, idx: np.ndarray, ratio: float = 0.6,
+                       covered: float = 0.9) -> np.ndarray:
+    """Drop duplicates NMS leaves: a box lying mostly (``ratio`` of its area) inside one higher-scoring box
+    (half a tile), or mostly (``covered``) inside two or more of them (a box straddling two neighbours)."""
     order = idx[np.argsort(-scores[idx])]
     keep: list[int] = []
     for i in order:
         b = boxes[i]
         area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
-        dup = False
-        for j in keep:
-            k = boxes[j]
-            iw = min(b[2], k[2]) - max(b[0], k[0])
-            ih = min(b[3], k[3]) - max(b[1], k[1])
-            if iw > 0 and ih > 0 and iw * ih > ratio * min(area, (k[2] - k[0]) * (k[3] - k[1])):
-                dup = True
-                break
-        if not dup:
-            keep.append(int(i))
+        if keep:
+            k = boxes[keep]
+            iw = np.clip(np.minimum(b[2], k[:, 2]) - np.maximum(b[0], k[:, 0]), 0, None)
+            ih = np.clip(np.minimum(b[3], k[:, 3]) - np.maximum(b[1], k[:, 1]), 0, None)
+            inter = iw * ih
+            k_area = (k[:, 2] - k[:, 0]) * (k[:, 3] - k[:, 1])
+            if np.any(inter > ratio * np.minimum(area, k_area)) or inter.sum() > covered * area:
+                continue
+        keep.append(int(i))
     return np.array(sorted(keep), int)
 
 
@@ -77,19 +114,103 @@ class TileReader:
     """Reads the tiles of a photo: detector boxes + classifier probabilities, as one Detections object."""
 
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
-                 batch: int = 64) -> None:
+                 batch: int = 64, retry_below: float = 0.6, zoom_below: float = 26.0, zoom_to: float = 60.0,
+                 zoom_max: float = 3.0, zoom_conf: float = 0.4, tta_below: float = 0.9) -> None:
         self.models_dir = Path(models_dir)
         self.threads = threads
         self.conf = conf
         self.iou = iou
         self.batch = batch
+        self.retry_below = retry_below
+        self.zoom_below = zoom_below
+        self.zoom_to = zoom_to
+        self.zoom_max = zoom_max
+        self.zoom_conf = zoom_conf
+        self.tta_below = tta_below
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
-        self.imgsz = int(self.detector.get_inputs()[0].shape[2])
+        shape = self.detector.get_inputs()[0].shape
+        # a fixed input (e.g. 416 x 416), or any shape (exported with dynamic axes): then the size trained at
+        self.stride = 0 if isinstance(shape[2], int) else 32
+        meta = self.detector.get_modelmeta().custom_metadata_map
+        trained = int(meta.get("imgsz", "[416]").strip("[]").split(",")[0])
+        self.imgsz = shape[2] if isinstance(shape[2], int) else trained
 
     def detect(self, img: np.ndarray) -> Detections:
-        """Tile boxes in image pixels (class-agnostic NMS with OpenCV)."""
-        blob, r, (px, py) = letterbox(img, self.imgsz)
+        """Tile boxes in image pixels (class-agnostic NMS with OpenCV).
+
+        When the finder is unsure of a photo (nothing found, or mean score below ``retry_below``), the photo
+        is also read squashed 2x, 4x and 8x along either axis and the reading with the most confident boxes
+        is kept: exported datasets stretch photos to a square, which can make tiles ten times taller than wide.
+        When the tiles come out small (under ``zoom_below`` input pixels: a whole hand across a large photo), the
+        region holding them is read again in overlapping windows at up to ``zoom_to`` pixels per tile.
+        """
+        small = downscale(img, self.zoom_max * self.imgsz)
+        scale = (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0])
+        best = self._detect_at(small, 1.0, 1.0)
+        if self.retry_below and (not len(best) or float(best.confidence.mean()) < self.retry_below):
+            best_score = confident_mass(best)
+            for fx, fy in ASPECT_RETRIES:
+                det = self._detect_at(small, fx, fy)
+                s = confident_mass(det)
+                if s >= 1.5 * best_score + 0.5:
+                    best, best_score = det, s
+        elif self.zoom_to:
+            best = self._zoom(small, best)
+        return self._to_photo(best, scale, img.shape)
+
+    def _zoom(self, small: np.ndarray, det: Detections) -> Detections:
+        """Read the tiles' region again in overlapping windows when the tiles were small in the first pass."""
+        sure = det[det.confidence >= 0.5]
+        if len(sure) < 2:
+            return det
+        h, w = small.shape[:2]
+        first = self.imgsz / max(h, w)  # first pass: letterbox pixels per ``small`` pixel
+        tile = float(np.median(np.sqrt(np.prod(sure.sizes, 1))))  # a tile's size in ``small`` pixels
+        if tile * first >= self.zoom_below:
+            return det
+        zoom = min(self.zoom_to / (tile * first), 1 / first)
+        if zoom < 1.5:
+            return det
+        win = self.imgsz / (first * zoom)  # window side in ``small`` pixels
+        x1, y1 = (sure.xyxy[:, :2].min(0) - 1.5 * tile).clip(0)
+        x2, y2 = sure.xyxy[:, 2:].max(0) + 1.5 * tile
+        x2, y2 = min(x2, w), min(y2, h)
+        overlap = 2.5 * tile
+        parts = []
+        for wy in _starts(y1, y2, win, overlap):
+            for wx in _starts(x1, x2, win, overlap):
+                xa, ya = int(wx), int(wy)
+                xb, yb = int(min(x2, wx + win)), int(min(y2, wy + win))  # the window, cut to the tiles' region
+                part = self._detect_at(small[ya:yb, xa:xb], 1.0, 1.0, first * zoom)
+                if not len(part):
+                    continue
+                b = part.xyxy
+                # a box cut by an inner window edge is a partial tile: the neighbouring window sees it whole
+                cut = ((b[:, 0] < 2) & (xa > x1)) | ((b[:, 1] < 2) & (ya > y1)) | \
+                    ((b[:, 2] > xb - xa - 2) & (xb < x2)) | ((b[:, 3] > yb - ya - 2) & (yb < y2))
+                part = part[~cut]
+                part.xyxy += np.array([xa, ya, xa, ya], np.float32)
+                parts.append(part)
+        merged = Detections.concat(parts)
+        # windows show tiles at the size the finder is surest of, so its doubtful boxes there are mostly clutter
+        merged = merged[merged.confidence >= self.zoom_conf]
+        if not len(merged):
+            return det
+        return merged[self._nms(merged.xyxy, merged.confidence)]
+
+    def _nms(self, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """Indices kept by OpenCV's NMS and the duplicate suppression."""
+        xywh = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
+        idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), self.conf, self.iou)
+        return suppress_contained(boxes, scores, np.array(idx, int).reshape(-1))
+
+    def _detect_at(self, small: np.ndarray, fx: float, fy: float, scale: float | None = None) -> Detections:
+        """One finder pass on ``small`` resized by (fx, fy) (and letterboxed at ``scale``); boxes in its pixels."""
+        h, w = small.shape[:2]
+        src = small if fx == fy == 1.0 else cv2.resize(
+            small, (max(8, round(w * fx)), max(8, round(h * fy))), interpolation=cv2.INTER_AREA)
+        blob, r, (px, py) = letterbox(src, self.imgsz, self.stride, scale)
         out = self.detector.run(None, {self.detector.get_inputs()[0].name: blob})[0][0]  # (4 + nc, N)
         scores = out[4:].max(0)
         keep = scores >= self.conf
@@ -97,38 +218,31 @@ class TileReader:
             return Detections.empty()
         cx, cy, bw, bh = out[0, keep], out[1, keep], out[2, keep], out[3, keep]
         s = scores[keep]
-        boxes = np.stack([(cx - bw / 2 - px) / r, (cy - bh / 2 - py) / r, (cx + bw / 2 - px) / r,
-                          (cy + bh / 2 - py) / r], 1)
-        h, w = img.shape[:2]
+        sx, sy = r * src.shape[1] / w, r * src.shape[0] / h
+        boxes = np.stack([(cx - bw / 2 - px) / sx, (cy - bh / 2 - py) / sy, (cx + bw / 2 - px) / sx,
+                          (cy + bh / 2 - py) / sy], 1)
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
-        xywh = np.stack([boxes[:, 0], boxes[:, 1], boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
-        idx = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), self.conf, self.iou)
-        idx = suppress_contained(boxes, s, np.array(idx, int).reshape(-1))
+        idx = self._nms(boxes, s)
         det = Detections(boxes[idx].astype(np.float32), s[idx].astype(np.float32))
         if out.shape[0] == 6:  # our two-class finder: (tile, back) scores
             cls = out[4:, keep][:, idx]
             det.back_score = (cls[1] / np.maximum(cls.sum(0), 1e-6)).astype(np.float32)
         return det
 
+    @staticmethod
+    def _to_photo(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
+        """Boxes from the downscaled copy's pixels to the photo's."""
+        if len(det):
+            det.xyxy[:, [0, 2]] = (det.xyxy[:, [0, 2]] / scale[0]).clip(0, shape[1])
+            det.xyxy[:, [1, 3]] = (det.xyxy[:, [1, 3]] / scale[1]).clip(0, shape[0])
+        return det
+
     def classify(self, img: np.ndarray, det: Detections) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
-        probs = []
-        name = self.classifier.get_inputs()[0].name
-        half = max(1, self.batch // 2)
-        for i in range(0, len(crops), half):
-            part = crops[i:i + half]
-            # test-time augmentation: each crop and its 180-degree turn, log-probabilities averaged
-            batch = crops_to_batch(part + [np.ascontiguousarray(c[::-1, ::-1]) for c in part])
-            logits = self.classifier.run(None, {name: batch})[0]
-            logp = logits - logits.max(1, keepdims=True)
-            logp -= np.log(np.exp(logp).sum(1, keepdims=True))
-            avg = (logp[:len(part)] + logp[len(part):]) / 2
-            e = np.exp(avg - avg.max(1, keepdims=True))
-            probs.append(e / e.sum(1, keepdims=True))
-        det.probs = np.concatenate(probs).astype(np.float32) if probs else np.zeros((0, 43), np.float32)
+        det.probs = self._classify_crops(crops)
         if det.back_score is not None and len(det):
             # the finder saw the tile's back: let that outvote a face the classifier guessed on a plain back
             p_back = np.maximum(det.probs[:, BACK], det.back_score)
@@ -139,6 +253,27 @@ class TileReader:
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
         return det
+
+    def _logp(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Classifier log-probabilities of crops, in batches."""
+        name = self.classifier.get_inputs()[0].name
+        out = []
+        for i in range(0, len(crops), self.batch):
+            logits = self.classifier.run(None, {name: crops_to_batch(crops[i:i + self.batch])})[0]
+            logp = logits - logits.max(1, keepdims=True)
+            out.append(logp - np.log(np.exp(logp).sum(1, keepdims=True)))
+        return np.concatenate(out) if out else np.zeros((0, len(CLASSIFIER_CODES)), np.float32)
+
+    def _classify_crops(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities per crop. Test-time augmentation: a crop the classifier is not sure of (top
+        probability under ``tta_below``) is read turned by 180 degrees too and the log-probabilities averaged."""
+        logp = self._logp(crops)
+        unsure = np.flatnonzero(np.exp(logp.max(1)) < self.tta_below) if len(logp) else np.zeros(0, int)
+        if len(unsure):
+            turned = self._logp([np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure])
+            logp[unsure] = (logp[unsure] + turned) / 2
+        e = np.exp(logp - logp.max(1, keepdims=True))
+        return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
     def read(self, img: np.ndarray, timing: dict[str, float] | None = None) -> Detections:
         """Detect and classify every tile of a decoded photo."""

@@ -17,14 +17,16 @@ def colour(conf: float) -> tuple[int, int, int]:
     return (40, 40, 230)
 
 
-def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600) -> np.ndarray:
-    """RGB image (downsized to max_side) with each tile's box and number drawn on it."""
+def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600, box_scale: float = 1.0
+             ) -> np.ndarray:
+    """RGB image (downsized to max_side) with each tile's box and number drawn on it; boxes are in the photo's
+    pixels, ``box_scale`` times the image's (a photo decoded at reduced size)."""
     h, w = img.shape[:2]
     s = min(1.0, max_side / max(h, w))
     out = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
     thick = max(2, int(round(max(out.shape[:2]) / 500)))
     for i, tile in enumerate(tiles):
-        x1, y1, x2, y2 = (int(round(v * s)) for v in tile["box"])
+        x1, y1, x2, y2 = (int(round(v * s / box_scale)) for v in tile["box"])
         c = colour(tile["confidence"])
         cv2.rectangle(out, (x1, y1), (x2, y2), c, thick)
         label = str(i)

@@ -23,6 +23,9 @@ def rf_dir() -> Path:
     return shared_dir() / "data" / "chinese-mahjong-rf"
 
 
+SQUASHED_RATIO = 0.35  # median short/long side of a photo's tiles below this: squashed (real tiles: ~0.7)
+
+
 @dataclass
 class LabelledImage:
     """One photo and its boxes in pixels (x1, y1, x2, y2) with tile codes."""
@@ -35,6 +38,15 @@ class LabelledImage:
     def source(self) -> str:
         """The source photo id (all augmented copies share it)."""
         return self.path.name.split(".rf.")[0]
+
+    @property
+    def squashed(self) -> bool:
+        """The export stretched this photo so much that its tiles look 3x thinner than real ones."""
+        if len(self.boxes) == 0:
+            return False
+        b = self.boxes
+        sides = np.sort(np.stack([b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]], 1), 1)
+        return bool(np.median(sides[:, 0] / np.maximum(sides[:, 1], 1e-6)) < SQUASHED_RATIO)
 
 
 def read_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, list[str]]:

@@ -23,16 +23,25 @@ class CropBank:
     backgrounds: list[np.ndarray] = field(default_factory=list)
 
     @classmethod
-    def build(cls, images: list[LabelledImage], max_per_code: int = 400, seed: int = 0) -> CropBank:
+    def build(cls, images: list[LabelledImage], max_per_code: int = 400, seed: int = 0,
+              max_overlap: float = 0.08) -> CropBank:
+        """Crops of single upright tiles at their real shape; photos the export squashed are left out.
+
+        A tile is about 1.3-1.5 times as tall as wide (up to ~1.9 seen at an angle); a box much taller holds two
+        tiles or comes from a photo stretched to a square, and pasted at a tile's shape it would not look real.
+        A box that overlaps a neighbour's by more than ``max_overlap`` of its area (tiles standing in a rack seen
+        at an angle) carries a sliver of that neighbour, which pasted alone looks like an extra tile.
+        """
         rng = np.random.default_rng(seed)
         bank = cls()
         for li in images:
             img = cv2.imread(str(li.path))
-            if img is None:
+            if img is None or li.squashed:
                 continue
-            for (x1, y1, x2, y2), code in zip(li.boxes, li.codes):
+            crowded = overlap_share(li.boxes) > max_overlap
+            for (x1, y1, x2, y2), code, close in zip(li.boxes, li.codes, crowded):
                 w, h = x2 - x1, y2 - y1
-                if h < 1.15 * w or w < 12:  # keep portrait (upright or upside-down) crops only
+                if not 1.15 * w <= h <= 1.9 * w or w < 12 or close:  # single portrait tiles, nothing of a neighbour
                     continue
                 crop = img[max(0, int(y1)):int(y2), max(0, int(x1)):int(x2)]
                 if crop.size == 0:
@@ -44,6 +53,19 @@ class CropBank:
             if bg is not None:
                 bank.backgrounds.append(bg)
         return bank
+
+
+def overlap_share(boxes: np.ndarray) -> np.ndarray:
+    """For each box, the largest share of its area that another box of the photo covers."""
+    if len(boxes) < 2:
+        return np.zeros(len(boxes))
+    b = boxes.astype(np.float64)
+    iw = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    inter = iw * ih
+    np.fill_diagonal(inter, 0)
+    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
+    return inter.max(1) / area
 
 
 def tile_free_patch(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
@@ -64,7 +86,8 @@ def tile_free_patch(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator
     return None
 
 
-BACK_COLOURS = ((40, 120, 30), (150, 90, 20), (30, 100, 200), (200, 200, 200), (20, 60, 150), (60, 160, 220))
+# coloured plastic backs only: a white or grey "back" would look like the blank white dragon (P)
+BACK_COLOURS = ((40, 120, 30), (150, 90, 20), (30, 100, 200), (20, 60, 150), (60, 160, 220))
 
 
 def render_back(w: int, h: int, rng: np.random.Generator) -> np.ndarray:

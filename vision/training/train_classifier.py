@@ -26,18 +26,23 @@ from .data import load_split, shared_dir
 from .synth import render_back
 
 
-def collect(split: str, drop_bad: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled box of a split as a classifier crop; crops of badly stretched photos ``stretched_copies`` times.
+
+    Such photos (tiles ten times taller than wide) are rare but their crops are the hardest: few pixels across.
+    """
     xs, ys = [], []
     for li in load_split(split, drop_bad=drop_bad):
         img = cv2.imread(str(li.path))
-        if img is None:
+        if img is None or len(li.boxes) == 0:
             continue
+        copies = stretched_copies if li.squashed else 1
         for box, code in zip(li.boxes, li.codes):
             if box[2] - box[0] < 4 or box[3] - box[1] < 4:
                 continue
             crop, _ = tile_crop(img, box)
-            xs.append(crop)
-            ys.append(CLASS_INDEX[code])
+            xs.extend([crop] * copies)
+            ys.extend([CLASS_INDEX[code]] * copies)
     return np.stack(xs), np.array(ys, np.int64)
 
 
@@ -109,9 +114,28 @@ class TileNet(nn.Module):
         return self.head(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
 
 
-def augment(batch: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Lighting, colour, 180-degree turns, small shifts and scale."""
+def coarsen(batch: torch.Tensor, gen: torch.Generator, share: float = 0.3) -> torch.Tensor:
+    """Lose resolution along one axis for a share of the crops (2-6x): tiles of stretched or oblique photos."""
+    n, _, h, w = batch.shape
+    pick = torch.rand(n, generator=gen) < share
+    axis = torch.rand(n, generator=gen) < 0.5
+    factor = torch.randint(2, 7, (n,), generator=gen)
+    out = batch.clone()
+    for ax in (False, True):
+        for k in range(2, 7):
+            sel = pick & (axis == ax) & (factor == k)
+            if sel.any():
+                size = (h, w // k) if ax else (h // k, w)
+                small = F.interpolate(batch[sel], size=size, mode="area")
+                out[sel] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    return out
+
+
+def augment(batch: torch.Tensor, gen: torch.Generator, coarse: float = 0.0) -> torch.Tensor:
+    """Lighting, colour, 180-degree turns, small shifts and scale; one-axis resolution loss for ``coarse`` of them."""
     n = batch.shape[0]
+    if coarse:
+        batch = coarsen(batch, gen, coarse)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     b = batch * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
     b = b * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
@@ -151,13 +175,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--init", default=None, help="start from these weights (a .pt state dict) to fine-tune")
+    ap.add_argument("--stretched-copies", type=int, default=1,
+                    help="train crops of photos the export squashed (tiles 3x thinner than real) this many times")
+    ap.add_argument("--coarse", type=float, default=0.0,
+                    help="share of training crops that lose resolution along one axis (augmentation)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    xt, yt = collect("train")
+    xt, yt = collect("train", stretched_copies=args.stretched_copies)
     xc, yc = collect_camerash()
     xb, yb = backs(1500, args.seed)
     xv, yv = collect("valid")
@@ -182,7 +210,7 @@ def main() -> None:
         tl = 0.0
         for i in range(0, len(perm), args.batch):
             idx = perm[i:i + args.batch]
-            xb_ = augment(x_train[idx], gen)
+            xb_ = augment(x_train[idx], gen, args.coarse)
             loss = F.cross_entropy(model(xb_), y_train[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()

@@ -108,7 +108,7 @@ def main() -> None:
                     degrees=10.0, fliplr=0.5, flipud=0.0, mosaic=1.0, save_period=1, **extra)
     best = run_dir / "weights" / "best.pt"
     model = YOLO(str(best))
-    path = model.export(format="onnx", imgsz=args.imgsz, simplify=True, opset=17, dynamic=False, nms=False)
+    path = model.export(format="onnx", imgsz=args.imgsz, simplify=True, opset=17, dynamic=True, nms=False)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(path, args.out)
     print(f"wrote {args.out} after {time.time() - t0:.0f}s", flush=True)
