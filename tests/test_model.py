@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.classes import RF_CODES
 from vision.correction import restrict
 from vision.evaluate import match, read_yolo
-from vision.photo import load_photo
+from vision.photo import decode_for_reading, load_photo
+from vision.pipeline import read_image
 from vision.reader import MODELS_DIR, TileReader
 
 from .helpers import SHARED
@@ -53,3 +55,40 @@ def test_reading_is_deterministic(reader: TileReader):
     img = load_photo(path)
     a, b = reader.read(img), reader.read(img)
     assert np.array_equal(a.xyxy, b.xyxy) and a.codes == b.codes
+
+
+@pytest.mark.parametrize("stem", PHOTOS)
+def test_reads_the_same_photo_at_12_megapixels(reader: TileReader, stem: str):
+    """A phone-sized JPEG (4032 x 3024) is decoded at half scale and its small tiles read in zoomed windows; the
+    boxes come back in the photo's own pixels."""
+    path = next((VALID / "images").glob(stem + "*"))
+    img = load_photo(path)
+    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    canvas = np.empty((3024, 4032, 3), np.uint8)
+    canvas[:] = img[:8, :8].mean((0, 1))
+    canvas[:, 504:504 + 3024] = cv2.resize(img, (3024, 3024), interpolation=cv2.INTER_CUBIC)
+    ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    small, scale = decode_for_reading(buf.tobytes(), "big.jpg")
+    assert scale == 2.0 and small.shape[:2] == (1512, 2016)
+    r = read_image(small, reader, "nanjing", False, 0, "big.jpg", None, scale)
+    assert (r.width, r.height) == (4032, 3024)
+    k = 3024 / img.shape[0]
+    pairs = match(gt * k + np.array([504, 0, 504, 0], np.float32), r.det.xyxy)
+    right = sum(r.det.codes[j] == codes[i] for i, j in pairs)
+    assert len(pairs) >= 0.95 * len(gt), f"found {len(pairs)} of {len(gt)} tiles"
+    assert right >= 0.95 * len(gt), f"{right} of {len(gt)} tiles read right"
+    assert len(r.det) <= len(gt) + 1
+
+
+def test_a_photo_the_export_squashed_is_read_unstretched(reader: TileReader):
+    """Tiles ten times taller than wide (a photo stretched to a square): the finder's first pass misses them,
+    the un-stretched second reading finds them."""
+    path = next((VALID / "images").glob("410154101_*"))
+    img = load_photo(path)
+    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    sides = np.sort(np.stack([gt[:, 2] - gt[:, 0], gt[:, 3] - gt[:, 1]], 1), 1)
+    assert np.median(sides[:, 0] / sides[:, 1]) < 0.2  # really squashed
+    first_pass_only = TileReader(threads=2, retry_below=0.0)
+    assert len(match(gt, first_pass_only.detect(img).xyxy)) < 0.5 * len(gt)
+    det = reader.read(img)
+    assert len(match(gt, det.xyxy)) >= 0.9 * len(gt)

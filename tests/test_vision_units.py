@@ -16,7 +16,8 @@ from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.correction import correct, restrict
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
-from vision.photo import PhotoError, decode_photo, header_size
+from vision.photo import PhotoError, decode_for_reading, decode_photo, header_size
+from vision.reader import letterbox, suppress_contained, window_starts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,19 +49,58 @@ def test_truncated_jpeg_is_detected():
         decode_photo(buf.tobytes()[:3000], "cut.jpg")
 
 
+def with_exif_rotate_90(data: bytes) -> bytes:
+    """The JPEG with an APP1 Exif segment saying Orientation=6 (rotate 90 CW), inserted after SOI."""
+    tiff = b"MM\x00\x2a\x00\x00\x00\x08" + b"\x00\x01" + b"\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00" \
+        + b"\x00\x00\x00\x00"
+    app1 = b"Exif\x00\x00" + tiff
+    return data[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + data[2:]
+
+
 def test_exif_orientation_is_applied():
     """A JPEG whose EXIF says 'rotate 90' decodes upright (portrait) as a phone shows it."""
     img = np.zeros((40, 80, 3), np.uint8)
     img[:, :40] = 255
     ok, buf = cv2.imencode(".jpg", img)
-    data = buf.tobytes()
-    # APP1 Exif with Orientation=6 (rotate 90 CW), inserted after SOI
-    tiff = b"MM\x00\x2a\x00\x00\x00\x08" + b"\x00\x01" + b"\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00" \
-        + b"\x00\x00\x00\x00"
-    app1 = b"Exif\x00\x00" + tiff
-    seg = b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1
-    out = decode_photo(data[:2] + seg + data[2:], "rotated.jpg")
+    out = decode_photo(with_exif_rotate_90(buf.tobytes()), "rotated.jpg")
     assert out.shape[:2] == (80, 40)
+
+
+def test_large_jpeg_is_decoded_at_half_scale_upright():
+    """Phone photos (3000 px or more) are decoded at half scale, EXIF-rotated, with the factor back to photo
+    pixels; smaller photos at full size."""
+    img = np.zeros((2400, 3200, 3), np.uint8)
+    img[:, :1600] = 255
+    ok, buf = cv2.imencode(".jpg", img)
+    half, scale = decode_for_reading(with_exif_rotate_90(buf.tobytes()), "phone.jpg")
+    assert half.shape[:2] == (1600, 1200) and scale == 2.0
+    assert half[:700].mean() > 200 and half[900:].mean() < 50  # the white half is on top after the turn
+    ok, buf = cv2.imencode(".jpg", img[:1200, :1600])
+    full, scale = decode_for_reading(buf.tobytes(), "small.jpg")
+    assert full.shape[:2] == (1200, 1600) and scale == 1.0
+
+
+def test_letterbox_for_any_shape_pads_to_the_stride_only():
+    blob, r, pad = letterbox(np.zeros((300, 1200, 3), np.uint8), 416, stride=32)
+    assert blob.shape == (1, 3, 128, 416) and r == pytest.approx(416 / 1200)
+    blob, _, _ = letterbox(np.zeros((300, 1200, 3), np.uint8), 416)
+    assert blob.shape == (1, 3, 416, 416)
+
+
+def test_zoom_windows_cover_the_region_with_overlap():
+    starts = window_starts(100.0, 1000.0, 400.0, 80.0)
+    assert starts[0] == 100.0 and starts[-1] + 400 == pytest.approx(1000.0)
+    assert all(b - a <= 400 - 80 + 1e-6 for a, b in zip(starts, starts[1:]))
+    assert window_starts(10.0, 200.0, 400.0, 80.0) == [10.0]
+
+
+def test_duplicate_boxes_are_suppressed_but_neighbours_kept():
+    boxes = np.array([[0, 0, 10, 14], [10, 0, 20, 14], [5, 0, 15, 14], [2, 2, 8, 12], [30, 0, 40, 14]], np.float32)
+    scores = np.array([0.9, 0.9, 0.5, 0.4, 0.8], np.float32)
+    kept = suppress_contained(boxes, scores, np.arange(5), covered=0.9)
+    assert list(kept) == [0, 1, 4]  # the box straddling two tiles and the half tile go, the neighbours stay
+    both = Detections.concat([Detections(boxes[:2], scores[:2]), Detections.empty(), Detections(boxes[4:], scores[4:])])
+    assert len(both) == 3 and both.confidence[-1] == pytest.approx(0.8)
 
 
 def dets(boxes: list[tuple[float, float, float, float]], codes: list[str], conf: float = 0.95) -> Detections:

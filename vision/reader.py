@@ -75,7 +75,7 @@ def downscale(img: np.ndarray, max_side: int) -> np.ndarray:
     return cv2.resize(src, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
 
 
-def _starts(lo: float, hi: float, win: float, overlap: float) -> list[float]:
+def window_starts(lo: float, hi: float, win: float, overlap: float) -> list[float]:
     """Window starts covering [lo, hi] with windows of size win overlapping by at least overlap."""
     if hi - lo <= win:
         return [lo]
@@ -178,8 +178,8 @@ class TileReader:
         x2, y2 = min(x2, w), min(y2, h)
         overlap = 2.5 * tile
         parts = []
-        for wy in _starts(y1, y2, win, overlap):
-            for wx in _starts(x1, x2, win, overlap):
+        for wy in window_starts(y1, y2, win, overlap):
+            for wx in window_starts(x1, x2, win, overlap):
                 xa, ya = int(wx), int(wy)
                 xb, yb = int(min(x2, wx + win)), int(min(y2, wy + win))  # the window, cut to the tiles' region
                 part = self._detect_at(small[ya:yb, xa:xb], 1.0, 1.0, first * zoom)
