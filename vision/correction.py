@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
 from scoring.divider import is_standard_complete, is_thirteen_orphans, seven_pairs_quads
 from scoring.tiles import INDEX
 
-from .classes import CLASS_INDEX, CLASSIFIER_CODES
+from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .detections import Detections
-from .layout import Layout, best_meld_codes, log_prob
+from .layout import Layout, best_meld_codes, log_prob, rows_of, split_groups
 
 FLOWER_IDX = [CLASS_INDEX[f"f{i}"] for i in range(1, 9)]
 EPS = 1e-6
@@ -54,6 +55,27 @@ def restrict(det: Detections, ruleset: str) -> list[Correction]:
     det.probs = probs.astype(np.float32)
     return [Correction(i, a, b, f"{ruleset} has no flowers") for i, (a, b) in enumerate(zip(before, det.codes))
             if a != b]
+
+
+def face_up_stray_backs(det: Detections) -> list[Correction]:
+    """Re-read as faces the tiles read face down outside a concealed kong (a group of four, at least two face
+    down, none sideways): no other tile lies face down on the table, and the plain white dragon (P) looks
+    like a tile's back."""
+    if not len(det) or not det.face_down.any():
+        return []
+    down, side = det.face_down, det.sideways
+    stray = []
+    for row in rows_of(det):
+        for g in split_groups(det, row):
+            kong = len(g) == 4 and sum(down[i] for i in g) >= 2 and not any(side[i] for i in g)
+            stray += [i for i in g if down[i] and not kong]
+    out = []
+    for i in stray:
+        det.probs[i, BACK] = 0.0
+        det.probs[i] /= max(float(det.probs[i].sum()), EPS)
+        out.append(Correction(i, "back", det.codes[i], "a face-down tile lies outside a concealed kong: read as "
+                              "its most likely face"))
+    return out
 
 
 def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correction]:
@@ -103,9 +125,9 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
     """The corrected codes of every tile, the corrections made and any warning.
 
     Constraints: at most 4 of a face (1 of each flower); with ``winning``, the concealed tiles plus the
-    winning tile complete the hand with the melds shown. When the hand holds one tile too many (a tile
-    found twice, or something that is not a tile), dropping one of the least certain tiles is tried too;
-    a dropped tile gets the code "remove".
+    winning tile complete the hand with the melds shown. When the hand holds one or two tiles too many (a tile
+    found twice, or something that is not a tile), dropping the least certain tiles is tried too; a dropped
+    tile gets the code "remove".
     """
     codes = det.codes
     corrections = fix_melds(det, layout, codes)
@@ -114,17 +136,22 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
     found = _search(det, layout, codes, hand_tiles, n_melds, ruleset, winning, top_k, max_changes, budget)
     if found is not None:
         return found[0], corrections + found[1], []
-    if winning and len(hand_tiles) == 14 - 3 * n_melds + 1:
+    surplus = len(hand_tiles) - (14 - 3 * n_melds)
+    if winning and surplus in (1, 2):
         conf = det.tile_confidence
-        for drop in sorted(hand_tiles, key=lambda i: conf[i])[:3]:
-            rest = [i for i in hand_tiles if i != drop]
+        doubtful = sorted(hand_tiles, key=lambda i: conf[i])[:2 + surplus]
+        for drop in sorted(combinations(doubtful, surplus), key=lambda d: sum(conf[i] for i in d)):
+            rest = [i for i in hand_tiles if i not in drop]
             trial = codes[:]
-            trial[drop] = "remove"
-            found = _search(det, layout, trial, rest, n_melds, ruleset, winning, top_k, max_changes - 1, budget)
+            for i in drop:
+                trial[i] = "remove"
+            found = _search(det, layout, trial, rest, n_melds, ruleset, winning, top_k, max_changes - surplus,
+                            budget // 3)
             if found is not None:
-                dropped = Correction(drop, codes[drop], "remove", "one tile too many: the least certain tile "
-                                     "whose removal makes the hand a legal win")
-                return found[0], corrections + [dropped] + found[1], []
+                what = "one tile" if surplus == 1 else "two tiles"
+                dropped = [Correction(i, codes[i], "remove", f"{what} too many: the least certain tile(s) whose "
+                                      "removal makes the hand a legal win") for i in drop]
+                return found[0], corrections + dropped + found[1], []
     return codes, corrections, ["no reading within " + str(max_changes) + " changes makes this a legal "
                                 + ("winning hand" if winning else "tile set") + "; check the tiles by hand"]
 

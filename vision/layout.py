@@ -84,7 +84,7 @@ def rows_of(det: Detections) -> list[list[int]]:
     return out
 
 
-def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.12) -> list[list[int]]:
+def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.2) -> list[list[int]]:
     """Split a left-to-right row where a gap is wider than the typical gap by gap_ratio x tile width.
 
     Tiles of one group touch, so most gaps are the typical (median) one; boxes drawn a little loose or

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .correction import Correction, correct, restrict
+from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
 from .photo import load_for_reading
@@ -60,7 +60,7 @@ def read_image(img: np.ndarray, reader: TileReader, ruleset: str = "nanning", wi
     det.xyxy *= np.float32(scale)
     t = time.perf_counter()
     warnings: list[str] = []
-    corrections = restrict(det, ruleset)
+    corrections = restrict(det, ruleset) + face_up_stray_backs(det)
     if len(det) == 0:
         warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
     layout = analyse(det, ruleset)
