@@ -17,7 +17,7 @@ from vision.correction import correct, restrict
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
 from vision.photo import PhotoError, decode_for_reading, decode_photo, header_size
-from vision.reader import letterbox, suppress_contained, window_starts
+from vision.reader import letterbox, suppress_contained
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,11 +87,10 @@ def test_letterbox_for_any_shape_pads_to_the_stride_only():
     assert blob.shape == (1, 3, 416, 416)
 
 
-def test_zoom_windows_cover_the_region_with_overlap():
-    starts = window_starts(100.0, 1000.0, 400.0, 80.0)
-    assert starts[0] == 100.0 and starts[-1] + 400 == pytest.approx(1000.0)
-    assert all(b - a <= 400 - 80 + 1e-6 for a, b in zip(starts, starts[1:]))
-    assert window_starts(10.0, 200.0, 400.0, 80.0) == [10.0]
+def test_letterbox_at_a_fixed_scale_may_exceed_the_size_for_any_shape_input():
+    """The zoomed second pass: a wide strip of small tiles enlarged 2x in one input, padded to the stride."""
+    blob, r, _ = letterbox(np.zeros((150, 700, 3), np.uint8), 416, stride=32, scale=2.0)
+    assert blob.shape == (1, 3, 320, 1408) and r == 2.0
 
 
 def test_duplicate_boxes_are_suppressed_but_neighbours_kept():

@@ -46,11 +46,13 @@ def letterbox(img: np.ndarray, size: int, stride: int = 0, scale: float | None =
 
     With ``stride`` (a detector that takes any input shape) the padding only rounds each side up to a multiple
     of the stride, so a wide strip of tiles costs no more than its own area. ``scale`` fixes the resize factor
-    (the image must then fit size x size at that scale).
+    (with a fixed input the image must then fit size x size; with ``stride`` the input may be larger).
     """
     h, w = img.shape[:2]
     r = min(size / w, size / h) if scale is None else scale
-    nw, nh = min(size, int(round(w * r))), min(size, int(round(h * r)))
+    nw, nh = int(round(w * r)), int(round(h * r))
+    if not stride:
+        nw, nh = min(size, nw), min(size, nh)
     src = img
     while src.shape[1] > 4 * nw:  # Gaussian halving first: as smooth as area averaging, several times faster
         src = cv2.pyrDown(src)
@@ -73,14 +75,6 @@ def downscale(img: np.ndarray, max_side: int) -> np.ndarray:
         src = cv2.pyrDown(src)
     r = max_side / max(h, w)
     return cv2.resize(src, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
-
-
-def window_starts(lo: float, hi: float, win: float, overlap: float) -> list[float]:
-    """Window starts covering [lo, hi] with windows of size win overlapping by at least overlap."""
-    if hi - lo <= win:
-        return [lo]
-    n = int(np.ceil((hi - lo - overlap) / (win - overlap)))
-    return list(np.linspace(lo, hi - win, n))
 
 
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
@@ -114,8 +108,9 @@ class TileReader:
     """Reads the tiles of a photo: detector boxes + classifier probabilities, as one Detections object."""
 
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
-                 batch: int = 64, retry_below: float = 0.6, zoom_below: float = 26.0, zoom_to: float = 60.0,
-                 zoom_max: float = 3.0, zoom_conf: float = 0.4, tta_below: float = 0.9) -> None:
+                 batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
+                 zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9
+                 ) -> None:
         self.models_dir = Path(models_dir)
         self.threads = threads
         self.conf = conf
@@ -126,6 +121,7 @@ class TileReader:
         self.zoom_to = zoom_to
         self.zoom_max = zoom_max
         self.zoom_conf = zoom_conf
+        self.zoom_area = zoom_area
         self.tta_below = tta_below
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
@@ -143,7 +139,7 @@ class TileReader:
         is also read squashed 2x, 4x and 8x along either axis and the reading with the most confident boxes
         is kept: exported datasets stretch photos to a square, which can make tiles ten times taller than wide.
         When the tiles come out small (under ``zoom_below`` input pixels: a whole hand across a large photo), the
-        region holding them is read again in overlapping windows at up to ``zoom_to`` pixels per tile.
+        region holding them is read again enlarged, at up to ``zoom_to`` pixels per tile.
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         scale = (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0])
@@ -160,44 +156,34 @@ class TileReader:
         return self._to_photo(best, scale, img.shape)
 
     def _zoom(self, small: np.ndarray, det: Detections) -> Detections:
-        """Read the tiles' region again in overlapping windows when the tiles were small in the first pass."""
+        """Read the tiles' region again, enlarged, when the tiles were small in the first pass.
+
+        One pass over the region at ``zoom_to`` input pixels per tile (never beyond ``small``'s own resolution,
+        nor over ``zoom_area`` times the first pass's input area); needs a detector that takes any input shape.
+        """
         sure = det[det.confidence >= 0.5]
-        if len(sure) < 2:
+        if len(sure) < 2 or not self.stride:
             return det
         h, w = small.shape[:2]
-        first = self.imgsz / max(h, w)  # first pass: letterbox pixels per ``small`` pixel
+        first = self.imgsz / max(h, w)  # first pass: input pixels per ``small`` pixel
         tile = float(np.median(np.sqrt(np.prod(sure.sizes, 1))))  # a tile's size in ``small`` pixels
         if tile * first >= self.zoom_below:
             return det
-        zoom = min(self.zoom_to / (tile * first), 1 / first)
-        if zoom < 1.5:
+        x1, y1 = (sure.xyxy[:, :2].min(0) - 1.5 * tile).clip(0).astype(int)
+        x2, y2 = int(min(sure.xyxy[:, 2].max() + 1.5 * tile, w)), int(min(sure.xyxy[:, 3].max() + 1.5 * tile, h))
+        area = float((x2 - x1) * (y2 - y1))
+        scale = min(self.zoom_to / tile, 1.0, float(np.sqrt(self.zoom_area * self.imgsz ** 2 / max(area, 1.0))))
+        if scale < 2 * first:  # not worth a second pass (or the photo has no more detail to give)
             return det
-        win = self.imgsz / (first * zoom)  # window side in ``small`` pixels
-        x1, y1 = (sure.xyxy[:, :2].min(0) - 1.5 * tile).clip(0)
-        x2, y2 = sure.xyxy[:, 2:].max(0) + 1.5 * tile
-        x2, y2 = min(x2, w), min(y2, h)
-        overlap = 2.5 * tile
-        parts = []
-        for wy in window_starts(y1, y2, win, overlap):
-            for wx in window_starts(x1, x2, win, overlap):
-                xa, ya = int(wx), int(wy)
-                xb, yb = int(min(x2, wx + win)), int(min(y2, wy + win))  # the window, cut to the tiles' region
-                part = self._detect_at(small[ya:yb, xa:xb], 1.0, 1.0, first * zoom)
-                if not len(part):
-                    continue
-                b = part.xyxy
-                # a box cut by an inner window edge is a partial tile: the neighbouring window sees it whole
-                cut = ((b[:, 0] < 2) & (xa > x1)) | ((b[:, 1] < 2) & (ya > y1)) | \
-                    ((b[:, 2] > xb - xa - 2) & (xb < x2)) | ((b[:, 3] > yb - ya - 2) & (yb < y2))
-                part = part[~cut]
-                part.xyxy += np.array([xa, ya, xa, ya], np.float32)
-                parts.append(part)
-        merged = Detections.concat(parts)
-        # windows show tiles at the size the finder is surest of, so its doubtful boxes there are mostly clutter
-        merged = merged[merged.confidence >= self.zoom_conf]
-        if not len(merged):
+        part = self._detect_at(small[y1:y2, x1:x2], 1.0, 1.0, scale)
+        # the enlarged tiles are the size the finder is surest of, so its doubtful boxes there are mostly clutter
+        part = part[part.confidence >= self.zoom_conf]
+        # tiles lying in a row: a box mostly covered by its neighbours is a duplicate straddling them
+        part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
+        if len(part) < 0.75 * len(sure):  # the enlarged pass went wrong (rare): keep the first
             return det
-        return merged[self._nms(merged.xyxy, merged.confidence)]
+        part.xyxy += np.array([x1, y1, x1, y1], np.float32)
+        return part
 
     def _nms(self, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
         """Indices kept by OpenCV's NMS and the duplicate suppression."""
