@@ -24,13 +24,15 @@ class CropBank:
 
     @classmethod
     def build(cls, images: list[LabelledImage], max_per_code: int = 400, seed: int = 0,
-              max_overlap: float = 0.08) -> CropBank:
+              max_overlap: float = 0.08, pad: float = 0.06) -> CropBank:
         """Crops of single upright tiles at their real shape; photos the export squashed are left out.
 
         A tile is about 1.3-1.5 times as tall as wide (up to ~1.9 seen at an angle); a box much taller holds two
         tiles or comes from a photo stretched to a square, and pasted at a tile's shape it would not look real.
         A box that overlaps a neighbour's by more than ``max_overlap`` of its area (tiles standing in a rack seen
-        at an angle) carries a sliver of that neighbour, which pasted alone looks like an extra tile.
+        at an angle) carries a sliver of that neighbour, which pasted alone looks like an extra tile. Crops keep
+        ``pad`` of real margin on each side: the tile's own edge, without which a blank white dragon pasted on
+        a table would be a borderless white rectangle that no real tile looks like.
         """
         rng = np.random.default_rng(seed)
         bank = cls()
@@ -43,7 +45,8 @@ class CropBank:
                 w, h = x2 - x1, y2 - y1
                 if not 1.15 * w <= h <= 1.9 * w or w < 12 or close:  # single portrait tiles, nothing of a neighbour
                     continue
-                crop = img[max(0, int(y1)):int(y2), max(0, int(x1)):int(x2)]
+                px, py = pad * w, pad * h
+                crop = img[max(0, int(y1 - py)):int(y2 + py), max(0, int(x1 - px)):int(x2 + px)]
                 if crop.size == 0:
                     continue
                 lst = bank.crops.setdefault(code, [])
