@@ -61,15 +61,18 @@ def main() -> None:
         session.cache_clear()
         reader = TileReader(threads=threads)
         read_photo(photos[0][0], reader)  # warm-up
-        times, right = [], 0
+        times, right, stages = [], 0, []
         for p, rs, faces in photos:
             t = time.perf_counter()
             r = read_photo(p, reader, rs, winning=True)
             times.append(1000 * (time.perf_counter() - t))
+            stages.append(r.timing_ms)
             right += overlap([c for c in r.codes if c != "back" and not c.startswith("f")], faces)
-        report[f"ours_{threads}_threads"] = {"median_ms": round(float(np.median(times)), 1),
-                                             "p90_ms": round(float(np.percentile(times, 90)), 1),
-                                             "tiles_right": round(right / truth_total, 4)}
+        report[f"ours_{threads}_threads"] = {
+            "median_ms": round(float(np.median(times)), 1), "p90_ms": round(float(np.percentile(times, 90)), 1),
+            "tiles_right": round(right / truth_total, 4),
+            "stage_median_ms": {k: round(float(np.median([s[k] for s in stages])), 1) for k in stages[0]
+                                if k != "total_ms"}}
     try:
         from mahjong_detector import detect_tiles
     except ImportError:

@@ -8,6 +8,16 @@ import numpy as np
 
 from .classes import BACK, CLASSIFIER_CODES
 
+SQUASHED_RATIO = 0.35  # median short/long side of a photo's tiles below this: squashed (real tiles: ~0.7)
+
+
+def squashed(xyxy: np.ndarray, ratio: float = SQUASHED_RATIO) -> bool:
+    """Whether boxes look like tiles of a photo stretched to a square (tiles about 3x thinner than real)."""
+    if len(xyxy) == 0:
+        return False
+    sides = np.sort(np.stack([xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]], 1), 1)
+    return bool(np.median(sides[:, 0] / np.maximum(sides[:, 1], 1e-6)) < ratio)
+
 
 @dataclass
 class Detections:

@@ -18,6 +18,7 @@ import numpy as np
 
 from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES
 from .correction import restrict
+from .detections import squashed
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
 
@@ -73,7 +74,10 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         files = [p for p in files if not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS)]
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
+    by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [entirely right, photos]
     confusions: Counter[tuple[str, str]] = Counter()
+    found: Counter[str] = Counter()
+    labelled: Counter[str] = Counter()
     latency = []
     errors = []
     for p in files:
@@ -101,7 +105,12 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             else:
                 confusions[(gcodes[i], codes[j])] += 1
         n_correct += right
+        labelled.update(gcodes)
+        found.update(gcodes[i] for i, _ in pairs)
         perfect += right == len(gt) == len(det)
+        kind = by_kind["squashed" if squashed(gt) else "other"]
+        kind[0] += right == len(gt) == len(det)
+        kind[1] += 1
     lat = np.array(latency) if latency else np.zeros(1)
     return {
         "images": len(files) - len(errors), "gt_tiles": n_gt, "predicted_tiles": n_pred,
@@ -110,6 +119,9 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         "class_top3_matched": round(n_top3 / max(n_match, 1), 4),
         "tiles_right_of_all_gt": round(n_correct / max(n_gt, 1), 4),
         "images_entirely_right": round(perfect / max(len(files) - len(errors), 1), 4),
+        "images_entirely_right_by_kind": {k: f"{v[0]}/{v[1]}" for k, v in by_kind.items()},
+        "lowest_recall_codes": [{"code": c, "found": found[c], "labelled": labelled[c]}
+                                for c in sorted(labelled, key=lambda c: found[c] / labelled[c])[:8]],
         "top_confusions": [{"true": a, "read": b, "count": c} for (a, b), c in confusions.most_common(12)],
         "latency_ms": {"median": round(float(np.median(lat)), 1), "p90": round(float(np.percentile(lat, 90)), 1)},
         "unreadable": errors,

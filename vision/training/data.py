@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..classes import BAD_VALID_PHOTOS, RF_CODES
+from ..detections import squashed
 
 
 def shared_dir() -> Path:
@@ -21,9 +22,6 @@ def shared_dir() -> Path:
 
 def rf_dir() -> Path:
     return shared_dir() / "data" / "chinese-mahjong-rf"
-
-
-SQUASHED_RATIO = 0.35  # median short/long side of a photo's tiles below this: squashed (real tiles: ~0.7)
 
 
 @dataclass
@@ -42,11 +40,7 @@ class LabelledImage:
     @property
     def squashed(self) -> bool:
         """The export stretched this photo so much that its tiles look 3x thinner than real ones."""
-        if len(self.boxes) == 0:
-            return False
-        b = self.boxes
-        sides = np.sort(np.stack([b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]], 1), 1)
-        return bool(np.median(sides[:, 0] / np.maximum(sides[:, 1], 1e-6)) < SQUASHED_RATIO)
+        return squashed(self.boxes)
 
 
 def read_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, list[str]]:
