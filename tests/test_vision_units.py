@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
-from vision.correction import correct, restrict
+from vision.correction import correct, face_up_stray_backs, restrict
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
 from vision.photo import PhotoError, decode_for_reading, decode_photo, header_size
@@ -203,3 +203,32 @@ def test_vision_cli_reports_bad_files_and_goes_on(tmp_path: Path):
     assert p.returncode == 2 and "Traceback" not in p.stderr
     lines = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
     assert len(lines) == 2 and ("not an image" in lines[0] or "model" in lines[0])
+
+
+def test_a_tile_read_face_down_outside_a_concealed_kong_is_read_as_its_face():
+    """Only a concealed kong lies face down: a lone 'back' in the hand is the plain white dragon (P) it looks like;
+    the two backs of the kong stay."""
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "back", "P", "P"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["back", "E", "E", "back"], 560)
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    det.probs[6, CLASS_INDEX["P"]] = 0.04  # the classifier's second guess for the blank tile
+    fixes = face_up_stray_backs(det)
+    assert [(c.tile, c.from_code, c.to_code) for c in fixes] == [(6, "back", "P")]
+    assert det.codes[10] == det.codes[13] == "back"
+    hand = to_hand(det, analyse(det, "nanning"), winner=0)
+    assert hand is not None and hand["concealed"].count("P") == 3
+
+
+def test_correction_drops_two_surplus_tiles():
+    """Two tiles too many (one found twice, one thing that is no tile): the two least certain go."""
+    codes = ["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "7p", "8p", "9p"]
+    b1, _ = row(codes[:5] + ["5s"] + codes[5:] + ["S"], 0)
+    b2, _ = row(["4p"], 800)
+    det = dets(b1 + b2, codes[:5] + ["5s"] + codes[5:] + ["S"] + ["4p"])
+    det.confidence[5] = 0.35
+    det.confidence[14] = 0.4
+    fixed, corrections, warnings = correct(det, analyse(det, "nanning"), "nanning", winning=True)
+    assert not warnings
+    assert sorted(c.tile for c in corrections if c.to_code == "remove") == [5, 14]
+    assert [c for i, c in enumerate(fixed) if c != "remove"] == codes + ["4p"]

@@ -177,6 +177,8 @@ def main() -> None:
     ap.add_argument("--init", default=None, help="start from these weights (a .pt state dict) to fine-tune")
     ap.add_argument("--stretched-copies", type=int, default=1,
                     help="train crops of photos the export squashed (tiles 3x thinner than real) this many times")
+    ap.add_argument("--extra-copies", default="", metavar="CODE=N,...",
+                    help="train the crops of these codes N times (e.g. P=3: the blank white dragon vs backs)")
     ap.add_argument("--coarse", type=float, default=0.0,
                     help="share of training crops that lose resolution along one axis (augmentation)")
     args = ap.parse_args()
@@ -186,6 +188,11 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     xt, yt = collect("train", stretched_copies=args.stretched_copies)
+    for item in filter(None, args.extra_copies.split(",")):
+        code, n = item.split("=")
+        pick = yt == CLASS_INDEX[code]
+        xt = np.concatenate([xt] + [xt[pick]] * (int(n) - 1))
+        yt = np.concatenate([yt] + [yt[pick]] * (int(n) - 1))
     xc, yc = collect_camerash()
     xb, yb = backs(1500, args.seed)
     xv, yv = collect("valid")
