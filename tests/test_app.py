@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -134,3 +135,25 @@ def test_photo_of_a_winning_hand_scores_and_a_fix_rescores(app: AppTest, tmp_pat
     app.selectbox(key="pick_code").set_value(before).run()
     app.button(key="pick_ok").click().run()
     assert "Valid win" in app.success[0].value
+
+
+@pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_a_12_megapixel_phone_photo_is_read_and_drawn_in_its_own_pixels(app: AppTest, tmp_path: Path):
+    """Decoded at half scale for speed, but boxes are reported in the photo's pixels and drawn where the tiles are."""
+    from webapp.draw import annotate
+
+    from .test_browser import composed_photo
+
+    photo = tmp_path / "phone.jpg"
+    composed_photo(photo, (4032, 3024))
+    app.file_uploader(key="upload").set_value(("phone.jpg", photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert "Valid win" in app.success[0].value
+    reading = app.session_state["reading"]
+    assert (reading["width"], reading["height"]) == (4032, 3024)
+    box = reading["tiles"][0]["box"]
+    blank = np.zeros((1512, 2016, 3), np.uint8)  # the half-scale image the page draws on
+    drawn = annotate(blank, reading["tiles"][:1], max_side=2016, box_scale=2.0)
+    ys, xs = np.nonzero(drawn.any(2))
+    assert abs(xs.min() - box[0] / 2) <= 3 and abs(ys.max() - box[3] / 2) <= 3

@@ -41,7 +41,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def composed_photo(path: Path) -> None:
+def composed_photo(path: Path, size: tuple[int, int] = (1600, 1200)) -> None:
     import cv2
 
     from vision.evaluate_hands import table_groups
@@ -52,7 +52,7 @@ def composed_photo(path: Path) -> None:
             "melds": [], "winning_tile": "9p", "flowers": []}
     bank = CropBank.build(load_split("valid")[:120], seed=3)
     img, _ = compose(table_groups(hand, 0, random.Random(3)), bank, np.random.default_rng(3),
-                     canvas=(1600, 1200), fit=True)
+                     canvas=size, fit=True)
     cv2.imwrite(str(path), img)
 
 
