@@ -84,7 +84,11 @@ def main() -> None:
     ap.add_argument("--work", default="build/detector")
     ap.add_argument("--out", default="models/detector.onnx")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--resume", action="store_true", help="resume build/detector/run/weights/last.pt")
+    ap.add_argument("--resume", action="store_true", help="resume WORK/NAME/weights/last.pt")
+    ap.add_argument("--name", default="run", help="run folder under --work")
+    ap.add_argument("--lr0", type=float, default=None,
+                    help="AdamW learning rate (fine-tuning a trained finder: ~3e-4); default: Ultralytics' choice")
+    ap.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
     args = ap.parse_args()
     work = Path(args.work).resolve()
     offline_env(work)
@@ -93,7 +97,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     t0 = time.time()
-    run_dir = work / "run"
+    run_dir = work / args.name
     if args.resume:
         model = YOLO(str(run_dir / "weights" / "last.pt"))
         model.train(resume=True)
@@ -101,11 +105,14 @@ def main() -> None:
         yaml = build_dataset(work, args.synth, args.seed)
         print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
         model = YOLO(args.weights)
-        extra = {"time": args.hours} if args.hours else {}
+        extra: dict[str, object] = {"time": args.hours} if args.hours else {}
+        if args.lr0 is not None:
+            extra.update(optimizer="AdamW", lr0=args.lr0)
         model.train(data=str(yaml), epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, workers=2,
-                    device="cpu", project=str(work), name="run", exist_ok=True, plots=False, amp=False,
+                    device="cpu", project=str(work), name=args.name, exist_ok=True, plots=False, amp=False,
                     seed=args.seed, deterministic=False, patience=100, cos_lr=True, close_mosaic=2,
-                    degrees=10.0, fliplr=0.5, flipud=0.0, mosaic=1.0, save_period=1, **extra)
+                    degrees=10.0, fliplr=0.5, flipud=0.0, mosaic=1.0, save_period=1,
+                    warmup_epochs=args.warmup, **extra)
     best = run_dir / "weights" / "best.pt"
     model = YOLO(str(best))
     path = model.export(format="onnx", imgsz=args.imgsz, simplify=True, opset=17, dynamic=True, nms=False)
