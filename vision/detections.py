@@ -11,6 +11,18 @@ from .classes import BACK, CLASSIFIER_CODES
 SQUASHED_RATIO = 0.35  # median short/long side of a photo's tiles below this: squashed (real tiles: ~0.7)
 
 
+def box_areas(xyxy: np.ndarray) -> np.ndarray:
+    """Area of each (x1, y1, x2, y2) box."""
+    return (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+
+
+def intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) areas where each box of a overlaps each box of b (0 where they do not)."""
+    iw = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    return iw * ih
+
+
 def squashed(xyxy: np.ndarray, ratio: float = SQUASHED_RATIO) -> bool:
     """Whether boxes look like tiles of a photo stretched to a square (tiles about 3x thinner than real)."""
     if len(xyxy) == 0:

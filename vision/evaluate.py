@@ -18,20 +18,15 @@ import numpy as np
 
 from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES
 from .correction import restrict
-from .detections import squashed
+from .detections import box_areas, intersections, squashed
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+    """Intersection over union of every box of a with every box of b."""
+    inter = intersections(a, b)
+    return inter / np.maximum(box_areas(a)[:, None] + box_areas(b)[None, :] - inter, 1e-9)
 
 
 def read_yolo(path: Path, w: int, h: int, names: tuple[str, ...]) -> tuple[np.ndarray, list[str]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from ..detections import box_areas, intersections
 from .data import LabelledImage
 
 
@@ -63,12 +64,9 @@ def overlap_share(boxes: np.ndarray) -> np.ndarray:
     if len(boxes) < 2:
         return np.zeros(len(boxes))
     b = boxes.astype(np.float64)
-    iw = np.clip(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
-    ih = np.clip(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
-    inter = iw * ih
+    inter = intersections(b, b)
     np.fill_diagonal(inter, 0)
-    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-9)
-    return inter.max(1) / area
+    return inter.max(1) / np.maximum(box_areas(b), 1e-9)
 
 
 def tile_free_patch(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
