@@ -14,10 +14,12 @@ import pytest
 
 from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.correction import correct, face_up_stray_backs, restrict
+from vision.crops import orientation
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
 from vision.photo import PhotoError, decode_for_reading, decode_photo, header_size
 from vision.reader import letterbox, suppress_contained
+from vision.repair import repair_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -232,3 +234,32 @@ def test_correction_drops_two_surplus_tiles():
     assert not warnings
     assert sorted(c.tile for c in corrections if c.to_code == "remove") == [5, 14]
     assert [c for i, c in enumerate(fixed) if c != "remove"] == codes + ["4p"]
+
+
+def test_a_phantom_box_in_the_gap_before_the_winning_tile_is_dropped():
+    hand, _ = row(["1m"] * 13, 0)  # 13 tiles 40 wide, then a 24-px gap, then the winning tile
+    winning = [(13 * 41 - 1 + 24, 100, 13 * 41 - 1 + 64, 156)]
+    phantom = [(13 * 41 - 1 + 1, 100, 13 * 41 - 1 + 23, 156)]  # narrow box filling the gap
+    det = Detections(np.array(hand + winning + phantom, np.float32), np.full(15, 0.8, np.float32))
+    out = repair_rows(det)
+    assert len(out) == 14
+    assert not any(np.allclose(b, phantom[0]) for b in out.xyxy)
+
+
+def test_a_tile_cut_in_two_boxes_is_joined_and_a_narrow_tile_with_room_is_kept():
+    boxes, _ = row(["1m"] * 6, 0)
+    x1, y1, x2, y2 = boxes[2]
+    halves = [(x1, y1, x1 + 20, y2), (x1 + 20, y1, x2, y2)]
+    det = Detections(np.array(boxes[:2] + halves + boxes[3:], np.float32), np.linspace(0.5, 0.9, 7).astype(np.float32))
+    out = repair_rows(det)
+    assert len(out) == 6 and any(np.allclose(b, boxes[2]) for b in out.xyxy)
+    # a narrow box at the end of a row (a tile cut by the photo's edge) has a neighbour on one side only: kept
+    edge = Detections(np.array(boxes + [(6 * 41, 100, 6 * 41 + 15, 156)], np.float32), np.ones(7, np.float32))
+    assert len(repair_rows(edge)) == 7
+
+
+def test_a_barely_landscape_tile_among_narrow_upright_tiles_is_sideways():
+    boxes, _ = row(["1m"] * 5, 0, w=38, h=56)  # aspect 0.68
+    turned = (5 * 39, 100, 5 * 39 + 60, 156)  # 1.07: a sideways tile seen at a slight angle
+    turn, side = orientation(np.array(boxes + [turned], np.float32))
+    assert list(side) == [False] * 5 + [True] and list(turn) == list(side)

@@ -48,6 +48,8 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     aspect = (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
     med = float(np.median(aspect))
     if med <= 1.0:
-        side = aspect > max(1.1, 1.3 * med)
+        # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
+        # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least
+        side = aspect > max(1.0, 1.3 * med)
         return side, side
     return aspect > 1.0, aspect < med / 1.3

@@ -136,8 +136,10 @@ def main() -> None:
     ap.add_argument("--conf", type=float, default=None, help="detector score threshold (default: the reader's)")
     ap.add_argument("--no-aspect-retry", action="store_true",
                     help="do not re-read unsure photos un-stretched (the finder's first pass only)")
+    ap.add_argument("--no-repair", action="store_true",
+                    help="keep the finder's boxes as they are (no joining of split tiles, no dropping of phantoms)")
     args = ap.parse_args()
-    reader = TileReader(args.models, threads=args.threads)
+    reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair)
     if args.no_aspect_retry:
         reader.retry_below = 0.0
     if args.conf is not None:

@@ -17,6 +17,7 @@ import onnxruntime as ort
 from .classes import BACK, CLASSIFIER_CODES
 from .crops import crops_to_batch, orientation, tile_crop
 from .detections import Detections
+from .repair import repair_rows
 
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
 ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
@@ -109,8 +110,8 @@ class TileReader:
 
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
-                 zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9
-                 ) -> None:
+                 zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
+                 repair: bool = True) -> None:
         self.models_dir = Path(models_dir)
         self.threads = threads
         self.conf = conf
@@ -123,6 +124,7 @@ class TileReader:
         self.zoom_conf = zoom_conf
         self.zoom_area = zoom_area
         self.tta_below = tta_below
+        self.repair = repair
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -139,7 +141,8 @@ class TileReader:
         is also read squashed 2x, 4x and 8x along either axis and the reading with the most confident boxes
         is kept: exported datasets stretch photos to a square, which can make tiles ten times taller than wide.
         When the tiles come out small (under ``zoom_below`` input pixels: a whole hand across a large photo), the
-        region holding them is read again enlarged, at up to ``zoom_to`` pixels per tile.
+        region holding them is read again enlarged, at up to ``zoom_to`` pixels per tile. Last, with ``repair``,
+        tiles cut in two are joined and phantom boxes in the gaps of a row dropped (``repair.repair_rows``).
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         scale = (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0])
@@ -153,7 +156,8 @@ class TileReader:
                     best, best_score = det, s
         elif self.zoom_to:
             best = self._zoom(small, best)
-        return self._to_photo(best, scale, img.shape)
+        best = self._to_photo(best, scale, img.shape)
+        return repair_rows(best) if self.repair else best
 
     def _zoom(self, small: np.ndarray, det: Detections) -> Detections:
         """Read the tiles' region again, enlarged, when the tiles were small in the first pass.
