@@ -263,3 +263,28 @@ def test_a_barely_landscape_tile_among_narrow_upright_tiles_is_sideways():
     turned = (5 * 39, 100, 5 * 39 + 60, 156)  # 1.07: a sideways tile seen at a slight angle
     turn, side = orientation(np.array(boxes + [turned], np.float32))
     assert list(side) == [False] * 5 + [True] and list(turn) == list(side)
+
+
+def test_a_tile_of_another_size_is_left_out_of_the_hand_with_a_warning():
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "4p", "9m", "9m", "E", "E"], 0)
+    b2, c2 = row(["E"], 600)
+    big = [(100, 300, 100 + 3 * 40, 300 + 3 * 56)]  # a tile near the lens, three times the size
+    det = dets(b1 + b2 + big, c1 + c2 + ["7s"])
+    lay = analyse(det, "nanning")
+    assert lay.apart == [14] and lay.group_of(15)[14] == -1
+    assert "left out of the hand" in lay.warnings[0]
+    assert to_hand(det, lay) == {"concealed": c1, "melds": [], "winning_tile": "E", "flowers": []}
+
+
+def test_groups_right_needs_each_true_group_read_as_its_own_group():
+    from vision.evaluate_hands import partition
+    from vision.layout import Group
+    from vision.training.synth import PlacedTile
+
+    boxes, codes = row(["1m", "2m", "3m", "4p"], 0)
+    placed = [PlacedTile(c, b, False, 0 if k < 3 else 1) for k, (b, c) in enumerate(zip(boxes, codes))]
+    det = Detections(np.array(boxes + [(300, 300, 340, 356)], np.float32), np.ones(5, np.float32))
+    split = [Group("concealed", [0, 1, 2]), Group("winning_tile", [3])]
+    assert partition(placed, det, split)[0]  # the fifth box is left out of every group: fine
+    assert not partition(placed, det, [Group("concealed", [0, 1, 2, 3])])[0]  # two true groups read as one
+    assert not partition(placed, det, split + [Group("flowers", [4])])[0]  # a box that is no tile joined a group

@@ -73,7 +73,8 @@ def truth_case(rng: random.Random, ruleset: str) -> tuple[dict[str, Any], int]:
 
 
 def partition(placed: list[PlacedTile], det: Detections, layout_groups: list[Any]) -> tuple[bool, int]:
-    """Whether every true group was found as one predicted group (and nothing else joined it)."""
+    """Whether every true group was found as one predicted group (and nothing else joined it): every placed tile
+    found, each true group's tiles in one predicted group, no other box in any group."""
     pairs = match(np.array([p.box for p in placed], np.float32), det.xyxy)
     pred_of = {i: j for i, j in pairs}
     group_of = {}
@@ -83,10 +84,14 @@ def partition(placed: list[PlacedTile], det: Detections, layout_groups: list[Any
     truth: dict[int, set[int]] = {}
     for i, p in enumerate(placed):
         truth.setdefault(p.group, set()).add(i)
-    ok = len(pairs) == len(placed) == len(det)
+    # every tile found, and every other box left out of the groups (a real tile in the background, set apart)
+    ok = len(pairs) == len(placed) and all(j in set(pred_of.values()) or j not in group_of for j in range(len(det)))
+    used: list[int] = []
     for members in truth.values():
         predicted = {group_of.get(pred_of.get(i, -1), -2) for i in members}
         ok &= len(predicted) == 1 and -2 not in predicted
+        used += list(predicted)
+    ok &= len(used) == len(set(used))  # no two true groups read as one
     return ok, len(pairs)
 
 

@@ -43,6 +43,7 @@ class Group:
 class Layout:
     groups: list[Group] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    apart: list[int] = field(default_factory=list)  # tiles left out of the hand (see ``apart_by_size``)
 
     def group_of(self, n: int) -> list[int]:
         """Group index of each of n tiles (-1 for none)."""
@@ -144,8 +145,37 @@ def _meld_type(det: Detections, g: list[int], down: list[bool], allow_chow: bool
     return "pung" if len(g) == 3 else "kong_exposed"
 
 
+SIZE_APART = 1.5  # a tile this many times larger or smaller than the photo's typical tile is not in the hand
+
+
+def apart_by_size(det: Detections) -> list[int]:
+    """Tiles much larger or smaller than the typical tile (by the short side of the box, which a sideways
+    tile shares): a tile near the lens, or the wall or discards farther away, not part of the hand."""
+    if len(det) < 5:
+        return []
+    short = det.sizes.min(1)
+    typical = float(np.median(short))
+    return [i for i in range(len(det)) if not typical / SIZE_APART <= short[i] <= typical * SIZE_APART]
+
+
 def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
-    """Group detections into concealed hand, melds, flowers and winning tile (see module doc)."""
+    """Group detections into concealed hand, melds, flowers and winning tile (see module doc); tiles of
+    another size (``apart_by_size``) are left out of every group, with a warning."""
+    apart = apart_by_size(det)
+    if not apart:
+        return _analyse(det, ruleset)
+    keep = np.array([i for i in range(len(det)) if i not in set(apart)], int)
+    layout = _analyse(det[keep], ruleset)
+    for g in layout.groups:
+        g.tiles = [int(keep[i]) for i in g.tiles]
+    layout.apart = apart
+    layout.warnings.insert(0, f"{len(apart)} tile(s) much larger or smaller than the others (another part of the "
+                              "table?) left out of the hand")
+    return layout
+
+
+def _analyse(det: Detections, ruleset: str) -> Layout:
+    """The layout of tiles that all belong to the hand."""
     layout = Layout()
     if len(det) == 0:
         return layout
