@@ -71,6 +71,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
     by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [entirely right, photos]
     read_by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [named right, matched]
+    found_by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [matched, labelled]
     confusions: Counter[tuple[str, str]] = Counter()
     failing: Counter[str] = Counter()  # photos not entirely right, by which kinds of error they hold
     found: Counter[str] = Counter()
@@ -114,10 +115,13 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         by_kind[kind][1] += 1
         read_by_kind[kind][0] += right
         read_by_kind[kind][1] += len(pairs)
+        found_by_kind[kind][0] += len(pairs)
+        found_by_kind[kind][1] += len(gt)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
         "images": len(files) - len(errors), "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
+        "tile_recall_by_kind": {k: round(v[0] / max(v[1], 1), 4) for k, v in found_by_kind.items()},
         "class_accuracy_matched": round(n_correct / max(n_match, 1), 4),
         "class_accuracy_matched_by_kind": {k: round(v[0] / max(v[1], 1), 4) for k, v in read_by_kind.items()},
         "class_top3_matched": round(n_top3 / max(n_match, 1), 4),
