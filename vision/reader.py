@@ -111,7 +111,7 @@ class TileReader:
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
-                 repair: bool = True) -> None:
+                 repair: bool = True, not_tile_above: float = 0.5) -> None:
         self.models_dir = Path(models_dir)
         self.threads = threads
         self.conf = conf
@@ -125,6 +125,7 @@ class TileReader:
         self.zoom_area = zoom_area
         self.tta_below = tta_below
         self.repair = repair
+        self.not_tile_above = not_tile_above
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -229,10 +230,17 @@ class TileReader:
         return det
 
     def classify(self, img: np.ndarray, det: Detections) -> Detections:
-        """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned."""
+        """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
+        With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
         det.probs = self._classify_crops(crops)
+        n = len(CLASSIFIER_CODES)
+        not_tile = None
+        if det.probs.shape[1] == n + 1:  # a classifier with the last class "not a tile" (table, tray, cloth)
+            not_tile = det.probs[:, n].copy()
+            det.probs = (det.probs[:, :n] / np.maximum(det.probs[:, :n].sum(1, keepdims=True), 1e-6)).astype(
+                np.float32)
         if det.back_score is not None and len(det):
             # the finder saw the tile's back: let that outvote a face the classifier guessed on a plain back
             p_back = np.maximum(det.probs[:, BACK], det.back_score)
@@ -242,6 +250,8 @@ class TileReader:
             rest[:, BACK] = p_back
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
+        if not_tile is not None and self.not_tile_above:
+            det = det[not_tile <= self.not_tile_above]
         return det
 
     def _logp(self, crops: list[np.ndarray]) -> np.ndarray:

@@ -62,6 +62,29 @@ def collect_camerash() -> tuple[np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(ys, np.int64)
 
 
+NOT_A_TILE = len(CLASSIFIER_CODES)  # the optional last class (``--not-tiles``): table, tray, cloth
+
+
+def not_tiles(split: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of tile-sized boxes that touch no labelled tile (with a margin): what the finder sometimes takes
+    for a tile (a plain tray reads as the blank white dragon, a green cloth as a back)."""
+    rng = np.random.default_rng(seed)
+    images = [li for li in load_split(split) if not li.squashed and len(li.boxes)]
+    xs: list[np.ndarray] = []
+    while len(xs) < n:
+        li = images[int(rng.integers(len(images)))]
+        img = cv2.imread(str(li.path))
+        sides = np.sort(li.boxes[:, 2:] - li.boxes[:, :2], 1)
+        w = float(np.median(sides[:, 0])) * rng.uniform(0.5, 1.3)
+        h = w * rng.uniform(0.7, 1.6)
+        x, y = rng.uniform(0, img.shape[1] - w), rng.uniform(0, img.shape[0] - h)
+        grown = li.boxes + np.array([-0.15, -0.15, 0.15, 0.15]) * np.tile(sides[:, :1], 4)
+        if np.any((grown[:, 0] < x + w) & (grown[:, 2] > x) & (grown[:, 1] < y + h) & (grown[:, 3] > y)):
+            continue
+        xs.append(tile_crop(img, (x, y, x + w, y + h))[0])
+    return np.stack(xs), np.full(n, NOT_A_TILE, np.int64)
+
+
 def backs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     xs = []
@@ -179,6 +202,8 @@ def main() -> None:
                     help="train crops of photos the export squashed (tiles 3x thinner than real) this many times")
     ap.add_argument("--extra-copies", default="", metavar="CODE=N,...",
                     help="train the crops of these codes N times (e.g. P=3: the blank white dragon vs backs)")
+    ap.add_argument("--not-tiles", type=int, default=0, metavar="N",
+                    help="add a last class, not a tile, from N crops of tile-free parts of train photos")
     ap.add_argument("--coarse", type=float, default=0.0,
                     help="share of training crops that lose resolution along one axis (augmentation)")
     args = ap.parse_args()
@@ -197,19 +222,31 @@ def main() -> None:
     xb, yb = backs(1500, args.seed)
     xv, yv = collect("valid")
     xvb, yvb = backs(200, args.seed + 1)
-    x_train = torch.from_numpy(crops_to_batch(list(np.concatenate([xt, xc, xc, xb]))))
-    y_train = torch.from_numpy(np.concatenate([yt, yc, yc, yb]))
+    xn, yn = not_tiles("train", args.not_tiles, args.seed) if args.not_tiles else (xb[:0], yb[:0])
+    x_train = torch.from_numpy(crops_to_batch(list(np.concatenate([xt, xc, xc, xb, xn]))))
+    y_train = torch.from_numpy(np.concatenate([yt, yc, yc, yb, yn]))
     x_val = torch.from_numpy(crops_to_batch(list(np.concatenate([xv, xvb]))))
+    if args.not_tiles:
+        xvn, yvn = not_tiles("valid", 500, args.seed + 1)
+        x_vn, y_vn = torch.from_numpy(crops_to_batch(list(xvn))), torch.from_numpy(yvn)
     y_val = torch.from_numpy(np.concatenate([yv, yvb]))
     print(f"data: {len(x_train)} train crops, {len(x_val)} valid crops ({time.time() - t0:.0f}s)", flush=True)
-    model = TileNet()
+    model = TileNet(len(CLASSIFIER_CODES) + (1 if args.not_tiles else 0))
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        state = torch.load(args.init)
+        own = model.state_dict()
+        new_head = state["head.weight"].shape != own["head.weight"].shape
+        if new_head:  # a 43-class model gains the last class
+            for k in ("head.weight", "head.bias"):
+                own[k][:len(state[k])] = state[k]
+                state[k] = own[k]
+        model.load_state_dict(state)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.epochs * ((len(x_train) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(args.seed)
-    best = evaluate(model, x_val, y_val)[0] if args.init else 0.0
+    # the bar to beat: the starting weights' score, unless they lack a class being trained
+    best = evaluate(model, x_val, y_val)[0] if args.init and not args.not_tiles else 0.0
     log = []
     for epoch in range(args.epochs):
         model.train()
@@ -230,6 +267,9 @@ def main() -> None:
         acc, top3 = evaluate(model, x_val, y_val)
         log.append({"epoch": epoch + 1, "loss": tl / len(perm), "valid_top1": acc, "valid_top3": top3,
                     "elapsed_s": round(time.time() - t0)})
+        if args.not_tiles:  # kept by the mean of both: naming tiles and rejecting what is not one
+            log[-1]["valid_not_tiles_right"] = evaluate(model, x_vn, y_vn)[0]
+            acc = (acc + log[-1]["valid_not_tiles_right"]) / 2
         print(json.dumps(log[-1]), flush=True)
         torch.save(model.state_dict(), work / "last.pt")
         if acc >= best:
@@ -242,7 +282,8 @@ def main() -> None:
     torch.onnx.export(model, dummy, args.out, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     (work / "log.json").write_text(json.dumps(log, indent=1))
-    print(f"best valid top-1 {best:.4f}; wrote {args.out}", flush=True)
+    what = "mean of top-1 and not-tiles right" if args.not_tiles else "top-1"
+    print(f"best valid {what} {best:.4f}; wrote {args.out}", flush=True)
 
 
 if __name__ == "__main__":
