@@ -92,3 +92,20 @@ def test_a_photo_the_export_squashed_is_read_unstretched(reader: TileReader):
     assert len(match(gt, first_pass_only.detect(img).xyxy)) < 0.5 * len(gt)
     det = reader.read(img)
     assert len(match(gt, det.xyxy)) >= 0.9 * len(gt)
+
+
+def test_a_box_on_a_plain_surface_is_vetoed_and_real_tiles_are_kept(reader: TileReader):
+    from vision.detections import Detections
+
+    path = next((VALID / "images").glob(PHOTOS[0] + "*"))
+    photo = load_photo(path)
+    gt, _ = read_yolo(VALID / "labels" / (path.stem + ".txt"), photo.shape[1], photo.shape[0], RF_CODES)
+    h, w = photo.shape[:2]
+    img = np.full((h, 2 * w, 3), (150, 160, 165), np.uint8)  # the photo beside a plain grey tray
+    img[:, :w] = photo
+    tw, th = np.median(gt[:, 2] - gt[:, 0]), np.median(gt[:, 3] - gt[:, 1])
+    plain = np.array([[1.5 * w, h / 2, 1.5 * w + tw, h / 2 + th]], np.float32)  # a tile-sized box on the tray
+    det = Detections(np.concatenate([gt, plain]).astype(np.float32), np.full(len(gt) + 1, 0.6, np.float32))
+    out = reader.classify(img, det)
+    assert len(out) == len(gt)  # the tray box is gone, every labelled tile kept
+    assert not (out.xyxy[:, 0] >= w).any()
