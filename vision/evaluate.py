@@ -152,8 +152,11 @@ def main() -> None:
                     help="do not re-read unsure photos un-stretched (the finder's first pass only)")
     ap.add_argument("--no-repair", action="store_true",
                     help="keep the finder's boxes as they are (no joining of split tiles, no dropping of phantoms)")
+    ap.add_argument("--not-tile-above", type=float, default=0.5,
+                    help="drop boxes the classifier calls 'not a tile' with more than this probability (0: never)")
     args = ap.parse_args()
-    reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair)
+    reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
+                        not_tile_above=args.not_tile_above)
     if args.no_aspect_retry:
         reader.retry_below = 0.0
     if args.conf is not None:
