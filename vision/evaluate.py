@@ -69,9 +69,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         files = [p for p in files if not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS)]
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
-    by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [entirely right, photos]
-    read_by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [named right, matched]
-    found_by_kind: dict[str, list[int]] = {"squashed": [0, 0], "other": [0, 0]}  # [matched, labelled]
+    # per photo kind: photos, photos entirely right, labelled tiles, matched tiles, matched tiles named right
+    per_kind: dict[str, Counter[str]] = {"squashed": Counter(), "other": Counter()}
     confusions: Counter[tuple[str, str]] = Counter()
     failing: Counter[str] = Counter()  # photos not entirely right, by which kinds of error they hold
     found: Counter[str] = Counter()
@@ -105,29 +104,26 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         n_correct += right
         labelled.update(gcodes)
         found.update(gcodes[i] for i, _ in pairs)
-        perfect += right == len(gt) == len(det)
-        if not right == len(gt) == len(det):
+        entirely = right == len(gt) == len(det)
+        perfect += entirely
+        if not entirely:
             kinds = [k for k, bad in (("missed", len(pairs) < len(gt)), ("extra", len(pairs) < len(det)),
                                       ("misread", right < len(pairs))) if bad]
             failing["+".join(kinds)] += 1
-        kind = "squashed" if squashed(gt) else "other"
-        by_kind[kind][0] += right == len(gt) == len(det)
-        by_kind[kind][1] += 1
-        read_by_kind[kind][0] += right
-        read_by_kind[kind][1] += len(pairs)
-        found_by_kind[kind][0] += len(pairs)
-        found_by_kind[kind][1] += len(gt)
+        per_kind["squashed" if squashed(gt) else "other"].update(
+            photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
         "images": len(files) - len(errors), "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
-        "tile_recall_by_kind": {k: round(v[0] / max(v[1], 1), 4) for k, v in found_by_kind.items()},
+        "tile_recall_by_kind": {k: round(v["matched"] / max(v["labelled"], 1), 4) for k, v in per_kind.items()},
         "class_accuracy_matched": round(n_correct / max(n_match, 1), 4),
-        "class_accuracy_matched_by_kind": {k: round(v[0] / max(v[1], 1), 4) for k, v in read_by_kind.items()},
+        "class_accuracy_matched_by_kind": {k: round(v["named"] / max(v["matched"], 1), 4)
+                                           for k, v in per_kind.items()},
         "class_top3_matched": round(n_top3 / max(n_match, 1), 4),
         "tiles_right_of_all_gt": round(n_correct / max(n_gt, 1), 4),
         "images_entirely_right": round(perfect / max(len(files) - len(errors), 1), 4),
-        "images_entirely_right_by_kind": {k: f"{v[0]}/{v[1]}" for k, v in by_kind.items()},
+        "images_entirely_right_by_kind": {k: f"{v['right_photos']}/{v['photos']}" for k, v in per_kind.items()},
         "photos_not_right_by_error": dict(failing.most_common()),
         "lowest_recall_codes": [{"code": c, "found": found[c], "labelled": labelled[c]}
                                 for c in sorted(labelled, key=lambda c: found[c] / labelled[c])[:8]],

@@ -85,7 +85,8 @@ def partition(placed: list[PlacedTile], det: Detections, layout_groups: list[Any
     for i, p in enumerate(placed):
         truth.setdefault(p.group, set()).add(i)
     # every tile found, and every other box left out of the groups (a real tile in the background, set apart)
-    ok = len(pairs) == len(placed) and all(j in set(pred_of.values()) or j not in group_of for j in range(len(det)))
+    matched = set(pred_of.values())
+    ok = len(pairs) == len(placed) and all(j in matched or j not in group_of for j in range(len(det)))
     used: list[int] = []
     for members in truth.values():
         predicted = {group_of.get(pred_of.get(i, -1), -2) for i in members}

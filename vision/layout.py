@@ -164,7 +164,7 @@ def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
     apart = apart_by_size(det)
     if not apart:
         return _analyse(det, ruleset)
-    keep = np.array([i for i in range(len(det)) if i not in set(apart)], int)
+    keep = np.setdiff1d(np.arange(len(det)), apart)
     layout = _analyse(det[keep], ruleset)
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]

@@ -16,7 +16,7 @@ import onnxruntime as ort
 
 from .classes import BACK, CLASSIFIER_CODES
 from .crops import crops_to_batch, orientation, tile_crop
-from .detections import Detections
+from .detections import Detections, box_areas, intersections
 from .repair import repair_rows
 
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
@@ -91,15 +91,10 @@ def suppress_contained(boxes: np.ndarray, scores: np.ndarray, idx: np.ndarray, r
     order = idx[np.argsort(-scores[idx])]
     keep: list[int] = []
     for i in order:
-        b = boxes[i]
-        area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
+        area = max(float(box_areas(boxes[i:i + 1])[0]), 1e-6)
         if keep:
-            k = boxes[keep]
-            iw = np.clip(np.minimum(b[2], k[:, 2]) - np.maximum(b[0], k[:, 0]), 0, None)
-            ih = np.clip(np.minimum(b[3], k[:, 3]) - np.maximum(b[1], k[:, 1]), 0, None)
-            inter = iw * ih
-            k_area = (k[:, 2] - k[:, 0]) * (k[:, 3] - k[:, 1])
-            if np.any(inter > ratio * np.minimum(area, k_area)) or inter.sum() > covered * area:
+            inter = intersections(boxes[i:i + 1], boxes[keep])[0]
+            if np.any(inter > ratio * np.minimum(area, box_areas(boxes[keep]))) or inter.sum() > covered * area:
                 continue
         keep.append(int(i))
     return np.array(sorted(keep), int)
