@@ -52,16 +52,6 @@ class Detections:
     def __len__(self) -> int:
         return len(self.xyxy)
 
-    @classmethod
-    def concat(cls, parts: list[Detections]) -> Detections:
-        """Boxes of several detector passes (before classification) as one object."""
-        parts = [d for d in parts if len(d)]
-        if not parts:
-            return cls.empty()
-        back = None if any(d.back_score is None for d in parts) else np.concatenate([d.back_score for d in parts])
-        return cls(np.concatenate([d.xyxy for d in parts]), np.concatenate([d.confidence for d in parts]),
-                   back_score=back)
-
     def __getitem__(self, index: np.ndarray | list[int] | slice) -> Detections:
         return Detections(self.xyxy[index], self.confidence[index],
                           self.probs[index] if len(self.probs) else self.probs,
