@@ -8,7 +8,8 @@ import pytest
 
 from vision.classes import RF_CODES
 from vision.correction import restrict
-from vision.evaluate import match, read_yolo
+from vision.evaluate import match
+from vision.labels import read_yolo
 from vision.photo import decode_for_reading, load_photo
 from vision.pipeline import read_image
 from vision.reader import MODELS_DIR, TileReader
@@ -109,3 +110,34 @@ def test_a_box_on_a_plain_surface_is_vetoed_and_real_tiles_are_kept(reader: Tile
     out = reader.classify(img, det)
     assert len(out) == len(gt)  # the tray box is gone, every labelled tile kept
     assert not (out.xyxy[:, 0] >= w).any()
+
+
+def test_every_label_fix_names_a_box_that_carries_the_label_it_corrects():
+    """classes.VALID_LABEL_FIXES is not stale: each fix points at a row of the shared label file holding the
+    wrong face it corrects, so the evaluation changes exactly those boxes."""
+    from vision.classes import VALID_LABEL_FIXES, fix_labels
+
+    for name, index, given, shown in VALID_LABEL_FIXES:
+        label = next((VALID / "labels").glob(name + ".rf.*.txt"))
+        _, codes = read_yolo(label, 640, 640, RF_CODES)
+        assert codes[index] == given, (name, index)
+        before = list(codes)
+        assert fix_labels(label.name, codes) >= 1
+        assert codes[index] == shown
+        assert sum(a != b for a, b in zip(before, codes)) == sum(f[0] == name for f in VALID_LABEL_FIXES)
+
+
+def test_a_row_of_characters_labelled_as_dots_is_read_as_characters(reader: TileReader):
+    """hand_016: the export labels 4-5-6 of characters as dots; the reader names every tile as the fixed labels do."""
+    from vision.classes import fix_labels
+
+    path = next((VALID / "images").glob("hand_016_jpg*"))
+    img = load_photo(path)
+    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    assert [codes[i] for i in (3, 4, 5)] == ["6p", "5p", "4p"]
+    assert fix_labels(path.name, codes) == 3
+    det = reader.read(img)
+    restrict(det, "nanjing")
+    pairs = match(gt, det.xyxy)
+    assert len(pairs) == len(gt) == len(det)
+    assert all(det.codes[j] == codes[i] for i, j in pairs)

@@ -3,7 +3,8 @@ matched tiles, images read entirely right, top confusions and latency, on any YO
 
 Labels use the class order of the shared Roboflow export (--names rf, default) or RULES.md codes in
 CLASSIFIER_CODES order (--names codes). Photos listed in classes.BAD_VALID_PHOTOS are skipped unless
---keep-bad is given (their labels are known to be wrong).
+--keep-bad is given (their labels are known to be wrong); the single boxes of classes.VALID_LABEL_FIXES are
+scored as the face they show unless --labels-as-given is given.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES
+from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES, fix_labels
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
+from .labels import read_yolo
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
 
@@ -27,23 +29,6 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Intersection over union of every box of a with every box of b."""
     inter = intersections(a, b)
     return inter / np.maximum(box_areas(a)[:, None] + box_areas(b)[None, :] - inter, 1e-9)
-
-
-def read_yolo(path: Path, w: int, h: int, names: tuple[str, ...]) -> tuple[np.ndarray, list[str]]:
-    boxes, codes = [], []
-    if path.exists():
-        for line in path.read_text().split("\n"):
-            p = line.split()
-            if len(p) < 5:
-                continue
-            v = list(map(float, p[1:]))
-            if len(v) == 4:
-                x1, y1, x2, y2 = v[0] - v[2] / 2, v[1] - v[3] / 2, v[0] + v[2] / 2, v[1] + v[3] / 2
-            else:
-                x1, y1, x2, y2 = min(v[0::2]), min(v[1::2]), max(v[0::2]), max(v[1::2])
-            boxes.append([x1 * w, y1 * h, x2 * w, y2 * h])
-            codes.append(names[int(p[0])])
-    return np.array(boxes, np.float32).reshape(-1, 4), codes
 
 
 def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int, int]]:
@@ -63,7 +48,7 @@ def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int,
 
 
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
-             limit: int | None = None) -> dict[str, object]:
+             limit: int | None = None, labels_as_given: bool = False) -> dict[str, object]:
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if not keep_bad:
         files = [p for p in files if not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS)]
@@ -77,6 +62,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     labelled: Counter[str] = Counter()
     latency = []
     errors = []
+    fixed = 0
     for p in files:
         try:
             img = load_photo(p)
@@ -84,6 +70,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             errors.append(str(e))
             continue
         gt, gcodes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], names)
+        if not labels_as_given:
+            fixed += fix_labels(p.name, gcodes)
         t = time.perf_counter()
         det = reader.read(img)
         restrict(det, "nanjing")  # every face and flower exists in some rule set
@@ -114,7 +102,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
-        "images": len(files) - len(errors), "gt_tiles": n_gt, "predicted_tiles": n_pred,
+        "images": len(files) - len(errors), "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
         "tile_recall_by_kind": {k: round(v["matched"] / max(v["labelled"], 1), 4) for k, v in per_kind.items()},
         "class_accuracy_matched": round(n_correct / max(n_match, 1), 4),
@@ -140,6 +128,8 @@ def main() -> None:
     ap.add_argument("--labels", required=True, type=Path)
     ap.add_argument("--names", choices=["rf", "codes"], default="rf")
     ap.add_argument("--keep-bad", action="store_true")
+    ap.add_argument("--labels-as-given", action="store_true",
+                    help="score against the labels as exported, without classes.VALID_LABEL_FIXES")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=None)
@@ -158,7 +148,8 @@ def main() -> None:
     if args.conf is not None:
         reader.conf = args.conf
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
-    print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit), indent=1))
+    print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit,
+                                args.labels_as_given), indent=1))
 
 
 if __name__ == "__main__":

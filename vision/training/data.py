@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..classes import BAD_VALID_PHOTOS, RF_CODES
+from ..classes import BAD_VALID_PHOTOS, RF_CODES, fix_labels
 from ..detections import squashed
+from ..labels import read_yolo
 
 
 def shared_dir() -> Path:
@@ -43,35 +44,16 @@ class LabelledImage:
         return squashed(self.boxes)
 
 
-def read_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, list[str]]:
-    """YOLO rows (box or polygon) -> pixel boxes and codes."""
-    boxes, codes = [], []
-    if not label_path.exists():
-        return np.zeros((0, 4), np.float32), []
-    for line in label_path.read_text().splitlines():
-        parts = line.split()
-        if len(parts) < 5:
-            continue
-        cls = int(parts[0])
-        vals = list(map(float, parts[1:]))
-        if len(vals) == 4:
-            cx, cy, w, h = vals
-            x1, y1, x2, y2 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
-        else:
-            xs, ys = vals[0::2], vals[1::2]
-            x1, y1, x2, y2 = min(xs), min(ys), max(xs), max(ys)
-        boxes.append([x1 * width, y1 * height, x2 * width, y2 * height])
-        codes.append(RF_CODES[cls])
-    return np.array(boxes, np.float32).reshape(-1, 4), codes
-
-
 def load_split(split: str, drop_bad: bool = True, root: Path | None = None) -> list[LabelledImage]:
-    """Every image of a split (`train` / `valid`) with its boxes; mislabelled valid photos dropped."""
+    """Every image of a split (`train` / `valid`) with its boxes; mislabelled valid photos dropped and the single
+    mislabelled boxes of classes.VALID_LABEL_FIXES named as the face they show (with ``drop_bad``)."""
     root = root or rf_dir()
     out = []
     for img in sorted((root / split / "images").glob("*.jpg")):
         if drop_bad and any(img.name.startswith(b + "_") for b in BAD_VALID_PHOTOS):
             continue
-        boxes, codes = read_labels(root / split / "labels" / (img.stem + ".txt"), 640, 640)
+        boxes, codes = read_yolo(root / split / "labels" / (img.stem + ".txt"), 640, 640, RF_CODES)
+        if drop_bad and split == "valid":
+            fix_labels(img.name, codes)
         out.append(LabelledImage(img, boxes, codes))
     return out

@@ -47,6 +47,40 @@ def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1) -> tup
     return np.stack(xs), np.array(ys, np.int64)
 
 
+def turned_crop(img: np.ndarray, box: np.ndarray, angle: float) -> np.ndarray:
+    """The crop the reader gets of this tile lying turned by ``angle`` degrees: the photo is turned about the
+    tile's centre (its neighbours with it) and the axis-aligned box around the turned tile is cut, as the finder
+    draws it around a loose tile or a row at a slant (that box takes in the edges of the neighbours)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy, w, h = (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
+    c, s = abs(np.cos(np.radians(angle))), abs(np.sin(np.radians(angle)))
+    bw, bh = w * c + h * s, w * s + h * c
+    out_w, out_h = int(np.ceil(bw * 1.3)) + 2, int(np.ceil(bh * 1.3)) + 2
+    m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    m[:, 2] += (out_w / 2 - cx, out_h / 2 - cy)
+    patch = cv2.warpAffine(img, m, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return tile_crop(patch, (out_w / 2 - bw / 2, out_h / 2 - bh / 2, out_w / 2 + bw / 2, out_h / 2 + bh / 2))[0]
+
+
+def collect_turned(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``copies`` crops of every labelled tile (photos the export squashed left out) turned by a random angle
+    in [-90, 90) degrees; the training flips by 180 degrees add the rest of the circle. Loose tiles on a table
+    lie at any angle, and the valid photos of a tile set not in train were misread most where they did."""
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for li in load_split(split):
+        img = cv2.imread(str(li.path))
+        if img is None or li.squashed:
+            continue
+        for box, code in zip(li.boxes, li.codes):
+            if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+                continue
+            for angle in rng.uniform(-90, 90, copies):
+                xs.append(turned_crop(img, box, float(angle)))
+                ys.append(CLASS_INDEX[code])
+    return np.stack(xs), np.array(ys, np.int64)
+
+
 def collect_camerash() -> tuple[np.ndarray, np.ndarray]:
     root = shared_dir() / "data" / "camerash-crops"
     xs, ys = [], []
@@ -205,6 +239,8 @@ def main() -> None:
                     help="train the crops of these codes N times (e.g. P=3: the blank white dragon vs backs)")
     ap.add_argument("--not-tiles", type=int, default=0, metavar="N",
                     help="add a last class, not a tile, from N crops of tile-free parts of train photos")
+    ap.add_argument("--turned-copies", type=int, default=0, metavar="N",
+                    help="add N crops of every train tile turned by a random angle, cut as the finder boxes it")
     ap.add_argument("--coarse", type=float, default=0.0,
                     help="share of training crops that lose resolution along one axis (augmentation)")
     args = ap.parse_args()
@@ -219,6 +255,9 @@ def main() -> None:
         pick = yt == CLASS_INDEX[code]
         xt = np.concatenate([xt] + [xt[pick]] * (int(n) - 1))
         yt = np.concatenate([yt] + [yt[pick]] * (int(n) - 1))
+    if args.turned_copies:
+        xr, yr = collect_turned("train", args.turned_copies, args.seed)
+        xt, yt = np.concatenate([xt, xr]), np.concatenate([yt, yr])
     xc, yc = collect_camerash()
     xb, yb = backs(1500, args.seed)
     xv, yv = collect("valid")
