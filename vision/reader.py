@@ -106,7 +106,7 @@ class TileReader:
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
-                 repair: bool = True, not_tile_above: float = 0.5) -> None:
+                 quarter_turn_margin: float | None = 0.25, repair: bool = True, not_tile_above: float = 0.5) -> None:
         self.models_dir = Path(models_dir)
         self.threads = threads
         self.conf = conf
@@ -119,6 +119,7 @@ class TileReader:
         self.zoom_conf = zoom_conf
         self.zoom_area = zoom_area
         self.tta_below = tta_below
+        self.quarter_turn_margin = quarter_turn_margin
         self.repair = repair
         self.not_tile_above = not_tile_above
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
@@ -260,13 +261,24 @@ class TileReader:
         return np.concatenate(out) if out else np.zeros((0, len(CLASSIFIER_CODES)), np.float32)
 
     def _classify_crops(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities per crop. Test-time augmentation: a crop the classifier is not sure of (top
-        probability under ``tta_below``) is read turned by 180 degrees too and the log-probabilities averaged."""
+        """Class probabilities per crop, with test-time turns for the crops the classifier is not sure of (top
+        probability under ``tta_below``): such a crop is also read turned by 180 degrees and the log-probabilities
+        averaged; it is read turned a quarter both ways too, and that pair replaces the first when its top
+        log-probability is higher by more than ``quarter_turn_margin`` (None: never). The turn rule upright-ends a
+        box by its shape, which fails for a tile lying near 45 degrees (a square box) and for photos stretched so
+        far that upright tiles come out landscape."""
         logp = self._logp(crops)
         unsure = np.flatnonzero(np.exp(logp.max(1)) < self.tta_below) if len(logp) else np.zeros(0, int)
         if len(unsure):
-            turned = self._logp([np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure])
-            logp[unsure] = (logp[unsure] + turned) / 2
+            def turned(k: int) -> np.ndarray:
+                return self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure])
+
+            upright = (logp[unsure] + turned(2)) / 2
+            if self.quarter_turn_margin is not None:
+                quarter = (turned(1) + turned(3)) / 2
+                better = quarter.max(1) > upright.max(1) + self.quarter_turn_margin
+                upright[better] = quarter[better]
+            logp[unsure] = upright
         e = np.exp(logp - logp.max(1, keepdims=True))
         return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
