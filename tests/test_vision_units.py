@@ -14,7 +14,7 @@ import pytest
 
 from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.correction import correct, face_up_stray_backs, restrict
-from vision.crops import orientation
+from vision.crops import orientation, quarter_turnable
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
 from vision.photo import PhotoError, decode_for_reading, decode_photo, header_size
@@ -261,6 +261,16 @@ def test_a_barely_landscape_tile_among_narrow_upright_tiles_is_sideways():
     turned = (5 * 39, 100, 5 * 39 + 60, 156)  # 1.07: a sideways tile seen at a slight angle
     turn, side = orientation(np.array(boxes + [turned], np.float32))
     assert list(side) == [False] * 5 + [True] and list(turn) == list(side)
+
+
+def test_only_square_boxes_or_photos_of_landscape_boxes_may_be_read_a_quarter_turned():
+    boxes, _ = row(["1m"] * 4, 0, w=40, h=56)
+    square = (4 * 41, 100, 4 * 41 + 50, 150)  # a tile lying near 45 degrees
+    sideways = (5 * 41 + 5, 110, 5 * 41 + 61, 150)
+    assert list(quarter_turnable(np.array(boxes + [square, sideways], np.float32))) == [False] * 4 + [True, False]
+    landscape = np.array([(0, 0, 120, 20), (0, 30, 120, 50), (0, 60, 60, 110)], np.float32)  # stretched photo
+    assert quarter_turnable(landscape).all()
+    assert quarter_turnable(np.zeros((0, 4), np.float32)).shape == (0,)
 
 
 def test_a_tile_of_another_size_is_left_out_of_the_hand_with_a_warning():

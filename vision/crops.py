@@ -53,3 +53,15 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         side = aspect > max(1.0, 1.3 * med)
         return side, side
     return aspect > 1.0, aspect < med / 1.3
+
+
+def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:
+    """Boxes whose upright end the turn rule of ``orientation`` may have got wrong by a quarter turn: nearly
+    square ones (a tile lying near 45 degrees), or every box where the photo's boxes are landscape as a rule
+    (a photo turned by 90 degrees, or one stretched so far that upright tiles come out landscape)."""
+    if len(xyxy) == 0:
+        return np.zeros(0, bool)
+    aspect = (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
+    if float(np.median(aspect)) > 1.0:
+        return np.ones(len(xyxy), bool)
+    return (aspect >= low) & (aspect <= 1 / low)

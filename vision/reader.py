@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 
 from .classes import BACK, CLASSIFIER_CODES
-from .crops import crops_to_batch, orientation, tile_crop
+from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop
 from .detections import Detections, box_areas, intersections
 from .repair import repair_rows
 
@@ -230,7 +230,7 @@ class TileReader:
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
-        det.probs = self._classify_crops(crops)
+        det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy))
         n = len(CLASSIFIER_CODES)
         not_tile = None
         if det.probs.shape[1] == n + 1:  # a classifier with the last class "not a tile" (table, tray, cloth)
@@ -260,7 +260,7 @@ class TileReader:
             out.append(logp - np.log(np.exp(logp).sum(1, keepdims=True)))
         return np.concatenate(out) if out else np.zeros((0, len(CLASSIFIER_CODES)), np.float32)
 
-    def _classify_crops(self, crops: list[np.ndarray]) -> np.ndarray:
+    def _classify_crops(self, crops: list[np.ndarray], turnable: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities per crop, with test-time turns for the crops the classifier is not sure of (top
         probability under ``tta_below``): such a crop is also read turned by 180 degrees and the log-probabilities
         averaged; it is read turned a quarter both ways too, and that pair replaces the first when its top
@@ -270,13 +270,15 @@ class TileReader:
         logp = self._logp(crops)
         unsure = np.flatnonzero(np.exp(logp.max(1)) < self.tta_below) if len(logp) else np.zeros(0, int)
         if len(unsure):
+            may_quarter = np.ones(len(unsure), bool) if turnable is None else turnable[unsure]
+
             def turned(k: int) -> np.ndarray:
                 return self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure])
 
             upright = (logp[unsure] + turned(2)) / 2
             if self.quarter_turn_margin is not None:
                 quarter = (turned(1) + turned(3)) / 2
-                better = quarter.max(1) > upright.max(1) + self.quarter_turn_margin
+                better = may_quarter & (quarter.max(1) > upright.max(1) + self.quarter_turn_margin)
                 upright[better] = quarter[better]
             logp[unsure] = upright
         e = np.exp(logp - logp.max(1, keepdims=True))
