@@ -160,3 +160,14 @@ def test_a_photo_stretched_until_its_tiles_are_landscape_is_named_a_quarter_turn
         assert len(pairs) == len(gt)
         named.append(sum(det.codes[j] == codes[i] for i, j in pairs))
     assert named[0] >= 9 and named[0] > named[1], named
+
+
+def test_a_stretched_column_of_bamboo_tiles_is_read_one_box_per_tile(reader: TileReader):
+    """Squashed too little, each group of bamboo sticks passes for a tile of its own (more boxes, each less
+    sure); the un-stretched reading kept is the surest one, with one box per tile."""
+    path = next((VALID / "images").glob("395484592_*"))
+    img = load_photo(path)
+    gt, _ = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    det = reader.read(img)
+    assert len(match(gt, det.xyxy)) >= len(gt) - 1
+    assert len(det) <= len(gt) + 1
