@@ -145,7 +145,8 @@ def test_a_row_of_characters_labelled_as_dots_is_read_as_characters(reader: Tile
 
 def test_a_photo_stretched_until_its_tiles_are_landscape_is_named_a_quarter_turned(reader: TileReader):
     """The export stretched this photo so far that its upright tiles came out landscape: the shape rule turns
-    every crop sideways; reading the unsure ones a quarter turned both ways names most tiles right."""
+    every crop sideways; the photo's surer reading (crops kept as they are) and reading the unsure crops a
+    quarter turned both ways name most tiles right."""
     from vision.detections import squashed
 
     path = next((VALID / "images").glob("368097815_*"))
@@ -153,7 +154,7 @@ def test_a_photo_stretched_until_its_tiles_are_landscape_is_named_a_quarter_turn
     gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
     assert squashed(gt)
     named = []
-    for r in (reader, TileReader(threads=2, quarter_turn_margin=None)):
+    for r in (reader, TileReader(threads=2, quarter_turn_margin=None, photo_turn=False)):
         det = r.read(img)
         restrict(det, "nanjing")
         pairs = match(gt, det.xyxy)
@@ -171,3 +172,21 @@ def test_a_stretched_column_of_bamboo_tiles_is_read_one_box_per_tile(reader: Til
     det = reader.read(img)
     assert len(match(gt, det.xyxy)) >= len(gt) - 1
     assert len(det) <= len(gt) + 1
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
+def test_a_photo_turned_by_a_quarter_is_read_as_well(reader: TileReader, turn: int):
+    """A photo taken with the phone turned (and no orientation tag): every tile lies landscape."""
+    path = next((VALID / "images").glob(PHOTOS[0] + "*"))
+    img = load_photo(path)
+    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    h = img.shape[0]
+    turned = cv2.rotate(img, turn)
+    x1, y1, x2, y2 = gt.T
+    gt_t = (np.stack([h - y2, x1, h - y1, x2], 1) if turn == cv2.ROTATE_90_CLOCKWISE
+            else np.stack([y1, img.shape[1] - x2, y2, img.shape[1] - x1], 1)).astype(np.float32)
+    det = reader.read(turned)
+    restrict(det, "nanjing")
+    pairs = match(gt_t, det.xyxy)
+    assert len(pairs) >= 0.95 * len(gt)
+    assert sum(det.codes[j] == codes[i] for i, j in pairs) >= 0.95 * len(gt)

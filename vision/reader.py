@@ -106,7 +106,8 @@ class TileReader:
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
-                 quarter_turn_margin: float | None = 0.25, repair: bool = True, not_tile_above: float = 0.5) -> None:
+                 quarter_turn_margin: float | None = 0.25, photo_turn: bool = True, repair: bool = True,
+                 not_tile_above: float = 0.5) -> None:
         self.models_dir = Path(models_dir)
         self.threads = threads
         self.conf = conf
@@ -120,6 +121,7 @@ class TileReader:
         self.zoom_area = zoom_area
         self.tta_below = tta_below
         self.quarter_turn_margin = quarter_turn_margin
+        self.photo_turn = photo_turn
         self.repair = repair
         self.not_tile_above = not_tile_above
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
@@ -239,6 +241,12 @@ class TileReader:
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
+        if self.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
+            # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
+            # landscape; the classifier's surer reading of the whole photo decides which
+            kept = [tile_crop(img, box, turn=False)[0] for box in det.xyxy]
+            if self._logp(kept).max(1).sum() > self._logp(crops).max(1).sum():
+                crops = kept
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy))
         n = len(CLASSIFIER_CODES)
         not_tile = None
