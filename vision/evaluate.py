@@ -58,6 +58,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     per_kind: dict[str, Counter[str]] = {"squashed": Counter(), "other": Counter()}
     confusions: Counter[tuple[str, str]] = Counter()
     failing: Counter[str] = Counter()  # photos not entirely right, by which kinds of error they hold
+    failing_names: list[str] = []
     found: Counter[str] = Counter()
     labelled: Counter[str] = Counter()
     latency = []
@@ -98,6 +99,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             kinds = [k for k, bad in (("missed", len(pairs) < len(gt)), ("extra", len(pairs) < len(det)),
                                       ("misread", right < len(pairs))) if bad]
             failing["+".join(kinds)] += 1
+            failing_names.append(p.name.split(".rf.")[0])
         per_kind["squashed" if squashed(gt) else "other"].update(
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
@@ -113,6 +115,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         "images_entirely_right": round(perfect / max(len(files) - len(errors), 1), 4),
         "images_entirely_right_by_kind": {k: f"{v['right_photos']}/{v['photos']}" for k, v in per_kind.items()},
         "photos_not_right_by_error": dict(failing.most_common()),
+        "photos_not_right": failing_names,
         "lowest_recall_codes": [{"code": c, "found": found[c], "labelled": labelled[c]}
                                 for c in sorted(labelled, key=lambda c: found[c] / labelled[c])[:8]],
         "top_confusions": [{"true": a, "read": b, "count": c} for (a, b), c in confusions.most_common(12)],
