@@ -241,13 +241,15 @@ class TileReader:
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
+        logp = self._logp(crops)
         if self.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
             # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
             # landscape; the classifier's surer reading of the whole photo decides which
             kept = [tile_crop(img, box, turn=False)[0] for box in det.xyxy]
-            if self._logp(kept).max(1).sum() > self._logp(crops).max(1).sum():
-                crops = kept
-        det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy))
+            logp_kept = self._logp(kept)
+            if logp_kept.max(1).sum() > logp.max(1).sum():
+                crops, logp = kept, logp_kept
+        det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None
         if det.probs.shape[1] == n + 1:  # a classifier with the last class "not a tile" (table, tray, cloth)
@@ -277,26 +279,28 @@ class TileReader:
             out.append(logp - np.log(np.exp(logp).sum(1, keepdims=True)))
         return np.concatenate(out) if out else np.zeros((0, len(CLASSIFIER_CODES)), np.float32)
 
-    def _classify_crops(self, crops: list[np.ndarray], turnable: np.ndarray | None = None) -> np.ndarray:
-        """Class probabilities per crop, with test-time turns for the crops the classifier is not sure of (top
-        probability under ``tta_below``): such a crop is also read turned by 180 degrees and the log-probabilities
-        averaged; it is read turned a quarter both ways too, and that pair replaces the first when its top
-        log-probability is higher by more than ``quarter_turn_margin`` (None: never). The turn rule upright-ends a
-        box by its shape, which fails for a tile lying near 45 degrees (a square box) and for photos stretched so
-        far that upright tiles come out landscape."""
-        logp = self._logp(crops)
+    def _classify_crops(self, crops: list[np.ndarray], turnable: np.ndarray | None = None,
+                        logp: np.ndarray | None = None) -> np.ndarray:
+        """Class probabilities per crop (``logp``: their log-probabilities, when already computed), with test-time
+        turns for the crops the classifier is not sure of (top probability under ``tta_below``): such a crop is
+        also read turned by 180 degrees and the log-probabilities averaged; one that is ``turnable`` is read a
+        quarter turned both ways too, and that pair replaces the first when its top log-probability is higher by
+        more than ``quarter_turn_margin`` (None: never). The crop's upright end is chosen from its box's shape,
+        which fails for a tile lying near 45 degrees (a square box) and for photos stretched so far that upright
+        tiles come out landscape."""
+        logp = self._logp(crops) if logp is None else logp.copy()
         unsure = np.flatnonzero(np.exp(logp.max(1)) < self.tta_below) if len(logp) else np.zeros(0, int)
         if len(unsure):
-            may_quarter = np.ones(len(unsure), bool) if turnable is None else turnable[unsure]
+            def turned(idx: np.ndarray, k: int) -> np.ndarray:
+                return self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i in idx])
 
-            def turned(k: int) -> np.ndarray:
-                return self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure])
-
-            upright = (logp[unsure] + turned(2)) / 2
-            if self.quarter_turn_margin is not None:
-                quarter = (turned(1) + turned(3)) / 2
-                better = may_quarter & (quarter.max(1) > upright.max(1) + self.quarter_turn_margin)
-                upright[better] = quarter[better]
+            upright = (logp[unsure] + turned(unsure, 2)) / 2
+            may = np.ones(len(unsure), bool) if turnable is None else turnable[unsure]
+            if self.quarter_turn_margin is not None and may.any():
+                quarter = (turned(unsure[may], 1) + turned(unsure[may], 3)) / 2
+                better = quarter.max(1) > upright[may].max(1) + self.quarter_turn_margin
+                rows = np.flatnonzero(may)[better]
+                upright[rows] = quarter[better]
             logp[unsure] = upright
         e = np.exp(logp - logp.max(1, keepdims=True))
         return (e / e.sum(1, keepdims=True)).astype(np.float32)

@@ -120,6 +120,46 @@ def not_tiles(split: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(xs), np.full(n, NOT_A_TILE, np.int64)
 
 
+def textures(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` crops of made-up table surfaces for the class *not a tile*: woven, striped, speckled or shaded, on a
+    dark or coloured ground, never a white one (a white ground with coloured strokes is what a tile looks like)."""
+    rng = np.random.default_rng(seed)
+    size = 2 * CROP_SIZE
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    xs = []
+    for _ in range(n):
+        ground = rng.uniform(0, 160, 3) if rng.random() < 0.7 else rng.permutation([rng.uniform(120, 230),
+                                                                                     rng.uniform(0, 90),
+                                                                                     rng.uniform(0, 200)])
+        ink = np.clip(ground + rng.uniform(-120, 160, 3), 0, 255)
+        if rng.random() < 0.3:  # grey: asphalt, carbon weave, slate
+            ground = np.full(3, rng.uniform(0, 140))
+            ink = np.clip(ground + rng.uniform(-60, 110), 0, 255)
+        a = rng.uniform(0, np.pi)
+        u = np.cos(a) * xx + np.sin(a) * yy
+        v = -np.sin(a) * xx + np.cos(a) * yy
+        period = rng.uniform(3, 24)
+        kind = rng.integers(4)
+        if kind == 0:  # stripes
+            m = (np.sin(2 * np.pi * u / period) > rng.uniform(-0.5, 0.5)).astype(np.float32)
+        elif kind == 1:  # weave: stripes that change direction cell by cell
+            cell = (np.floor(u / period) + np.floor(v / period)) % 2
+            m = np.where(cell > 0, np.sin(2 * np.pi * u / (period / 3)), np.sin(2 * np.pi * v / (period / 3)))
+            m = (m > 0.3).astype(np.float32)
+        elif kind == 2:  # speckle
+            m = cv2.GaussianBlur(rng.random((size, size)).astype(np.float32), (0, 0), rng.uniform(0.5, 3))
+            m = (m > np.quantile(m, rng.uniform(0.5, 0.9))).astype(np.float32)
+        else:  # shading
+            m = np.clip(u / size + rng.uniform(-0.5, 0.5), 0, 1)
+        img = ground[None, None] * (1 - m[..., None]) + ink[None, None] * m[..., None]
+        img = np.clip(img + rng.normal(0, rng.uniform(1, 12), img.shape), 0, 255).astype(np.uint8)
+        w = int(rng.integers(24, size))
+        h = int(min(size, w * rng.uniform(0.7, 1.6)))
+        x, y = int(rng.integers(0, size - w + 1)), int(rng.integers(0, size - h + 1))
+        xs.append(tile_crop(img, (x, y, x + w, y + h))[0])
+    return np.stack(xs), np.full(n, NOT_A_TILE, np.int64)
+
+
 def backs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     xs = []
@@ -268,6 +308,8 @@ def main() -> None:
                     help="add a last class, not a tile, from N crops of tile-free parts of train photos")
     ap.add_argument("--turned-copies", type=int, default=0, metavar="N",
                     help="add N crops of every train tile turned by a random angle, cut as the finder boxes it")
+    ap.add_argument("--textures", type=int, default=0, metavar="N",
+                    help="with --not-tiles: N more not-a-tile crops of made-up surfaces (weave, stripes, speckle)")
     ap.add_argument("--defocus", type=float, default=0.0, help="share of training crops blurred (augmentation)")
     ap.add_argument("--shear", type=float, default=0.0, help="largest shear of training crops (augmentation)")
     ap.add_argument("--coarse", type=float, default=0.0,
@@ -292,6 +334,9 @@ def main() -> None:
     xv, yv = collect("valid")
     xvb, yvb = backs(200, args.seed + 1)
     xn, yn = not_tiles("train", args.not_tiles, args.seed) if args.not_tiles else (xb[:0], yb[:0])
+    if args.not_tiles and args.textures:
+        xs_, ys_ = textures(args.textures, args.seed)
+        xn, yn = np.concatenate([xn, xs_]), np.concatenate([yn, ys_])
     x_train = torch.from_numpy(crops_to_batch(list(np.concatenate([xt, xc, xc, xb, xn]))))
     y_train = torch.from_numpy(np.concatenate([yt, yc, yc, yb, yn]))
     x_val = torch.from_numpy(crops_to_batch(list(np.concatenate([xv, xvb]))))
