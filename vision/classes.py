@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .labels import source_name
+
 # Roboflow `chinese-mahjong-detection` v4 class order (see ../shared/data/README.md) as RULES.md codes.
 RF_CODES: tuple[str, ...] = (
     "f1", "1m", "1p", "1s", "E", "f2", "2m", "2p", "2s", "S", "f3", "3m", "3p", "3s", "W", "f4", "4m", "4p", "4s",
@@ -69,7 +71,7 @@ def fix_labels(photo_name: str, codes: list[str]) -> int:
 
     A fix whose box no longer carries the label it corrects (a different export) is left out, not forced.
     """
-    source = photo_name.split(".rf.")[0]
+    source = source_name(photo_name)
     applied = 0
     for name, index, given, shown in VALID_LABEL_FIXES:
         if name == source and index < len(codes) and codes[index] == given:

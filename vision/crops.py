@@ -37,6 +37,11 @@ def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
 
 
+def aspects(xyxy: np.ndarray) -> np.ndarray:
+    """Width over height of each (x1, y1, x2, y2) box."""
+    return (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
+
+
 def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Which boxes to turn upright for the classifier, and which tiles lie sideways relative to the others.
 
@@ -45,7 +50,7 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     if len(xyxy) == 0:
         return np.zeros(0, bool), np.zeros(0, bool)
-    aspect = (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
+    aspect = aspects(xyxy)
     med = float(np.median(aspect))
     if med <= 1.0:
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
@@ -61,7 +66,7 @@ def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:
     (a photo turned by 90 degrees, or one stretched so far that upright tiles come out landscape)."""
     if len(xyxy) == 0:
         return np.zeros(0, bool)
-    aspect = (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
+    aspect = aspects(xyxy)
     if float(np.median(aspect)) > 1.0:
         return np.ones(len(xyxy), bool)
     return (aspect >= low) & (aspect <= 1 / low)

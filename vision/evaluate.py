@@ -20,7 +20,7 @@ import numpy as np
 from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES, fix_labels
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
-from .labels import read_yolo
+from .labels import read_yolo, source_name
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
 
@@ -99,7 +99,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             kinds = [k for k, bad in (("missed", len(pairs) < len(gt)), ("extra", len(pairs) < len(det)),
                                       ("misread", right < len(pairs))) if bad]
             failing["+".join(kinds)] += 1
-            failing_names.append(p.name.split(".rf.")[0])
+            failing_names.append(source_name(p.name))
         per_kind["squashed" if squashed(gt) else "other"].update(
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)

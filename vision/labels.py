@@ -7,6 +7,11 @@ from pathlib import Path
 import numpy as np
 
 
+def source_name(photo_name: str) -> str:
+    """The source photo of an exported file name: the part before ".rf." (all augmented copies share it)."""
+    return photo_name.split(".rf.")[0]
+
+
 def read_yolo(path: Path, w: int, h: int, names: tuple[str, ...]) -> tuple[np.ndarray, list[str]]:
     """YOLO label rows (box or polygon) -> pixel boxes (x1, y1, x2, y2) and the codes ``names`` gives each class;
     no file means no boxes. A row's index here is the one classes.VALID_LABEL_FIXES refers to."""

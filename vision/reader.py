@@ -137,8 +137,8 @@ class TileReader:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV).
 
         When the finder is unsure of a photo (nothing found, or mean score below ``retry_below``), the photo
-        is also read squashed 2x, 4x and 8x along either axis and the reading with the most confident boxes
-        is kept: exported datasets stretch photos to a square, which can make tiles ten times taller than wide.
+        is also read squashed 2x, 4x and 8x along either axis and the surest reading is kept (``_unstretched``):
+        exported datasets stretch photos to a square, which can make tiles ten times taller than wide.
         When the tiles come out small (under ``zoom_below`` input pixels: a whole hand across a large photo), the
         region holding them is read again enlarged, at up to ``zoom_to`` pixels per tile. Last, with ``repair``,
         tiles cut in two are joined and phantom boxes in the gaps of a row dropped (``repair.repair_rows``).

@@ -10,7 +10,9 @@ import numpy as np
 
 from ..classes import BAD_VALID_PHOTOS, RF_CODES, fix_labels
 from ..detections import squashed
-from ..labels import read_yolo
+from ..labels import read_yolo, source_name
+
+EXPORT_SIZE = 640  # the export stretched every photo to 640 x 640
 
 
 def shared_dir() -> Path:
@@ -36,7 +38,7 @@ class LabelledImage:
     @property
     def source(self) -> str:
         """The source photo id (all augmented copies share it)."""
-        return self.path.name.split(".rf.")[0]
+        return source_name(self.path.name)
 
     @property
     def squashed(self) -> bool:
@@ -52,7 +54,7 @@ def load_split(split: str, drop_bad: bool = True, root: Path | None = None) -> l
     for img in sorted((root / split / "images").glob("*.jpg")):
         if drop_bad and any(img.name.startswith(b + "_") for b in BAD_VALID_PHOTOS):
             continue
-        boxes, codes = read_yolo(root / split / "labels" / (img.stem + ".txt"), 640, 640, RF_CODES)
+        boxes, codes = read_yolo(root / split / "labels" / (img.stem + ".txt"), EXPORT_SIZE, EXPORT_SIZE, RF_CODES)
         if drop_bad and split == "valid":
             fix_labels(img.name, codes)
         out.append(LabelledImage(img, boxes, codes))

@@ -12,6 +12,7 @@ import argparse
 import csv
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -23,8 +24,23 @@ import torch.nn.functional as F
 from ..classes import CAMERASH_CODES, CLASS_INDEX, CLASSIFIER_CODES
 from ..crops import CROP_SIZE, crops_to_batch, tile_crop
 from ..detections import intersections
-from .data import load_split, shared_dir
+from .data import EXPORT_SIZE, LabelledImage, load_split, shared_dir
 from .synth import render_back
+
+
+def labelled_tiles(split: str, drop_bad: bool = True, squashed: bool = True
+                   ) -> Iterator[tuple[LabelledImage, np.ndarray, np.ndarray, str]]:
+    """Each labelled tile of a split as (photo, its decoded image, box, code); boxes under 4 px either way are
+    left out, and so are photos the export squashed unless ``squashed``."""
+    for li in load_split(split, drop_bad=drop_bad):
+        if len(li.boxes) == 0 or (li.squashed and not squashed):
+            continue
+        img = cv2.imread(str(li.path))
+        if img is None:
+            continue
+        for box, code in zip(li.boxes, li.codes):
+            if box[2] - box[0] >= 4 and box[3] - box[1] >= 4:
+                yield li, img, box, code
 
 
 def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -33,17 +49,11 @@ def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1) -> tup
     Such photos (tiles ten times taller than wide) are rare but their crops are the hardest: few pixels across.
     """
     xs, ys = [], []
-    for li in load_split(split, drop_bad=drop_bad):
-        img = cv2.imread(str(li.path))
-        if img is None or len(li.boxes) == 0:
-            continue
+    for li, img, box, code in labelled_tiles(split, drop_bad):
         copies = stretched_copies if li.squashed else 1
-        for box, code in zip(li.boxes, li.codes):
-            if box[2] - box[0] < 4 or box[3] - box[1] < 4:
-                continue
-            crop, _ = tile_crop(img, box)
-            xs.extend([crop] * copies)
-            ys.extend([CLASS_INDEX[code]] * copies)
+        crop, _ = tile_crop(img, box)
+        xs.extend([crop] * copies)
+        ys.extend([CLASS_INDEX[code]] * copies)
     return np.stack(xs), np.array(ys, np.int64)
 
 
@@ -68,16 +78,10 @@ def collect_turned(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.n
     lie at any angle, and the valid photos of a tile set not in train were misread most where they did."""
     rng = np.random.default_rng(seed)
     xs, ys = [], []
-    for li in load_split(split):
-        img = cv2.imread(str(li.path))
-        if img is None or li.squashed:
-            continue
-        for box, code in zip(li.boxes, li.codes):
-            if box[2] - box[0] < 4 or box[3] - box[1] < 4:
-                continue
-            for angle in rng.uniform(-90, 90, copies):
-                xs.append(turned_crop(img, box, float(angle)))
-                ys.append(CLASS_INDEX[code])
+    for _, img, box, code in labelled_tiles(split, squashed=False):
+        for angle in rng.uniform(-90, 90, copies):
+            xs.append(turned_crop(img, box, float(angle)))
+            ys.append(CLASS_INDEX[code])
     return np.stack(xs), np.array(ys, np.int64)
 
 
@@ -108,15 +112,14 @@ def not_tiles(split: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     xs: list[np.ndarray] = []
     while len(xs) < n:
         li = images[int(rng.integers(len(images)))]
-        img = cv2.imread(str(li.path))
         sides = np.sort(li.boxes[:, 2:] - li.boxes[:, :2], 1)
         w = float(np.median(sides[:, 0])) * rng.uniform(0.5, 1.3)
         h = w * rng.uniform(0.7, 1.6)
-        x, y = rng.uniform(0, img.shape[1] - w), rng.uniform(0, img.shape[0] - h)
+        x, y = rng.uniform(0, EXPORT_SIZE - w), rng.uniform(0, EXPORT_SIZE - h)
         grown = li.boxes + np.array([-0.15, -0.15, 0.15, 0.15]) * np.tile(sides[:, :1], 4)
         if intersections(np.array([[x, y, x + w, y + h]]), grown).any():
-            continue
-        xs.append(tile_crop(img, (x, y, x + w, y + h))[0])
+            continue  # touches a tile: drawn again, the photo not even read
+        xs.append(tile_crop(cv2.imread(str(li.path)), (x, y, x + w, y + h))[0])
     return np.stack(xs), np.full(n, NOT_A_TILE, np.int64)
 
 
