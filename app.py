@@ -13,9 +13,10 @@ from typing import Any
 import streamlit as st
 
 from ledger import Ledger, default_path, next_dealer
-from scoring import RULESETS, score_case
+from scoring import DEFAULT, RULESETS, score_case
 from scoring.errors import InputError
-from scoring.tiles import CODES, GLYPHS
+from scoring.rulesets.base import MELD_TEXT, REPLACEMENT_TEXT, WIN_TYPE_TEXT
+from scoring.tiles import CODES, GLYPHS, INDEX
 from vision.photo import PhotoError, decode_for_reading
 from vision.pipeline import read_image
 from vision.reader import ModelMissing, TileReader
@@ -30,7 +31,7 @@ from webapp.editing import (
     pay_lines,
     winner_kong_events,
 )
-from webapp.i18n import ERRORS, t
+from webapp.i18n import t
 
 st.set_page_config(page_title="Mahjong scorer", page_icon="🀄", layout="wide")
 ss = st.session_state
@@ -57,7 +58,7 @@ ledger = get_ledger(str(default_path()))
 if "initialised" not in ss:
     saved = ledger.settings()
     ss.lang = saved.get("lang", "en")
-    ss.ruleset = saved.get("ruleset", "nanning")
+    ss.ruleset = saved.get("ruleset") if saved.get("ruleset") in RULESETS else DEFAULT
     for i in range(4):
         ss[f"name{i}"] = saved.get("names", ["East", "South", "West", "North"])[i]
     ss.dealer = saved.get("dealer", 0)
@@ -93,7 +94,8 @@ with st.sidebar:
     st.radio(L("language"), ["en", "zh"], key="lang", format_func=lambda x: "English" if x == "en" else "中文",
              horizontal=True)
     st.header(L("setup"))
-    st.selectbox(L("ruleset"), list(RULESETS), key="ruleset", format_func=lambda r: RULESETS[r].title)
+    lang_now = ss.lang
+    st.selectbox(L("ruleset"), list(RULESETS), key="ruleset", format_func=lambda r: RULESETS[r].title.get(lang_now))
     rules = RULESETS[ss.ruleset]
     options: dict[str, Any] = {}
     option_error = None
@@ -101,14 +103,17 @@ with st.sidebar:
         for name, opt in rules.options.items():
             key = f"opt_{ss.ruleset}_{name}"
             choices = getattr(opt.check, "choices", None)
+            bounds = getattr(opt.check, "bounds", (None, None))
+            helptext = opt.text().get(ss.lang)
             if isinstance(opt.default, bool):
-                val: Any = st.checkbox(name, value=opt.default, key=key, help=opt.help)
+                val: Any = st.checkbox(name, value=opt.default, key=key, help=helptext)
             elif choices:
-                val = st.selectbox(name, list(choices), key=key, help=opt.help)
+                val = st.selectbox(name, list(choices), key=key, help=helptext)
             elif isinstance(opt.default, int):
-                val = st.number_input(name, value=opt.default, step=1, key=key, help=opt.help)
+                val = st.number_input(name, value=opt.default, min_value=bounds[0], max_value=bounds[1], step=1,
+                                      key=key, help=helptext)
             else:
-                raw = st.text_input(name, value=json.dumps(opt.default), key=key, help=opt.help + " (JSON)")
+                raw = st.text_input(name, value=json.dumps(opt.default), key=key, help=helptext + " (JSON)")
                 try:
                     val = json.loads(raw) if raw.strip() else None
                 except json.JSONDecodeError as e:
@@ -156,7 +161,7 @@ with tab_manual:
     p1.selectbox(L("tile_fix"), PICKER, key="manual_tile", format_func=tile_label, label_visibility="collapsed")
     p2.button(L("add_tile"), key="add_concealed", on_click=add_manual, args=("concealed",))
     p3.button(L("winning_tile"), key="add_winning", on_click=add_manual, args=("winning",))
-    if ss.ruleset == "nanjing":
+    if rules.allows_flowers:
         p4.button(L("flowers"), key="add_flower", on_click=add_manual, args=("flowers",))
 
 
@@ -273,7 +278,7 @@ if reading:
 c1, c2 = st.columns([3, 1])
 c1.text_input(L("concealed"), key="concealed_txt", placeholder="123m 456p 789s 11s 23m")
 c2.text_input(L("winning_tile"), key="winning_txt", placeholder="4m")
-if ss.ruleset == "nanjing":
+if rules.allows_flowers:
     st.text_input(L("flowers"), key="flowers_txt", placeholder="f1 f5 C")
 st.number_input(L("meld_count"), min_value=0, max_value=4, step=1, key="meld_count")
 for i in range(int(ss.get("meld_count", 0) or 0)):
@@ -281,7 +286,8 @@ for i in range(int(ss.get("meld_count", 0) or 0)):
     allowed = MELD_TYPES if rules.allows_chow else [m for m in MELD_TYPES if m != "chow"]
     if ss.get(f"meld{i}_type") not in allowed:
         ss[f"meld{i}_type"] = "pung"
-    m1.selectbox(f"{L('meld_type')} {i + 1}", allowed, key=f"meld{i}_type")
+    m1.selectbox(f"{L('meld_type')} {i + 1}", allowed, key=f"meld{i}_type",
+                 format_func=lambda m: MELD_TEXT[m].get(lang_now))
     m2.text_input(f"{L('meld_tiles')} {i + 1}", key=f"meld{i}_tiles", placeholder="777p")
     if ss.get(f"meld{i}_type") != "kong_concealed":
         m3.selectbox(f"{L('meld_from')} {i + 1}", [0, 1, 2, 3], key=f"meld{i}_from", format_func=seat_labeller())
@@ -290,8 +296,10 @@ for i in range(int(ss.get("meld_count", 0) or 0)):
 st.header(L("situation"))
 s1, s2, s3 = st.columns(3)
 s1.selectbox(L("winner"), range(4), key="winner", format_func=seat_labeller())
-win_types = ["self_draw", "discard", "rob_kong"] + (["quick_shot"] if ss.ruleset == "nanjing" else [])
-s2.radio(L("win_type"), win_types, key="win_type", horizontal=True)
+if ss.get("win_type") not in rules.win_types:
+    ss.win_type = rules.win_types[0]
+s2.radio(L("win_type"), rules.win_types, key="win_type", horizontal=True,
+         format_func=lambda w: WIN_TYPE_TEXT[w].get(lang_now))
 winner = int(ss.winner)
 if ss.win_type != "self_draw":
     others = [s for s in range(4) if s != winner]
@@ -313,46 +321,82 @@ except InputError as e:
 
 x1, x2, x3 = st.columns(3)
 kongs = [m for m in (hand or {}).get("melds", []) if m["type"].startswith("kong")]
-if ss.win_type == "self_draw":
-    if ss.ruleset == "nanjing":
-        rep = x1.radio(L("replacement"), ["none", "kong", "flower"], key="replacement_nj", horizontal=True)
+try:
+    opts_now = rules.parse_options(options)
+except InputError as e:
+    option_error = option_error or str(e)
+    opts_now = rules.parse_options({})
+
+
+def field_label(name: str) -> str:
+    """The ruleset's words for a situation field, in the page's language."""
+    return rules.situation_field(name).label.get(lang_now)
+
+
+def field_help(name: str) -> str:
+    return rules.situation_field(name).help.get(lang_now)
+
+
+if ss.win_type == "self_draw" and rules.asks("replacement", opts_now):
+    offered = [r for r in rules.replacements if r != "kong" or kongs]
+    if len(offered) > 1:
+        rep = x1.radio(field_label("replacement"), ["none", *offered], key="replacement_pick", horizontal=True,
+                       help=field_help("replacement"),
+                       format_func=lambda r: "—" if r == "none" else REPLACEMENT_TEXT[r].get(lang_now))
         if rep != "none":
             context["replacement"] = rep
-    elif kongs and x1.checkbox(L("replacement"), key="replacement_kong"):
-        context["replacement"] = "kong"
+    elif offered and x1.checkbox(f"{field_label('replacement')}: {REPLACEMENT_TEXT[offered[0]].get(lang_now)}",
+                                 key=f"replacement_{offered[0]}", help=field_help("replacement")):
+        context["replacement"] = offered[0]
     if context.get("replacement") == "kong" and kongs:
-        labels = [f"{i}: {m['type']} {compact(m['tiles'])}" for i, m in enumerate(kongs)]
-        chosen = x1.multiselect(L("bloom"), labels, default=labels[-1:], key="bloom_sel")
+        labels = [f"{i}: {MELD_TEXT[m['type']].get(lang_now)} {compact(m['tiles'])}" for i, m in enumerate(kongs)]
+        chain_field = "bloom_chain" if rules.uses("bloom_chain") else "bloom_kong"
+        if chain_field == "bloom_chain":
+            chosen = x1.multiselect(field_label(chain_field), labels, default=labels[-1:], key="bloom_sel",
+                                    help=field_help(chain_field))
+        else:
+            chosen = [x1.selectbox(field_label(chain_field), labels, index=len(labels) - 1, key="bloom_one",
+                                   help=field_help(chain_field))]
         kind = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
         chain = [{"kind": kind[kongs[labels.index(c)]["type"]], "from": kongs[labels.index(c)]["from"]}
-                 for c in chosen]
-        context["bloom_chain"] = chain
-        if chain:
+                 for c in chosen if c is not None]
+        if chain_field == "bloom_chain":
+            context["bloom_chain"] = chain
+        elif chain:
             context["bloom_kong"] = chain[-1]
-if ss.win_type == "discard" and ss.ruleset == "nanning" and x2.checkbox(L("after_kong"), key="after_kong"):
+if ss.win_type == "discard" and rules.asks("after_kong", opts_now) and \
+        x2.checkbox(field_label("after_kong"), key="after_kong", help=field_help("after_kong")):
     context["after_kong"] = True
-if ss.win_type in ("self_draw", "discard") and x2.checkbox(L("last_tile"), key="last_tile"):
+if ss.win_type in ("self_draw", "discard") and rules.asks("last_tile", opts_now) and \
+        x2.checkbox(field_label("last_tile"), key="last_tile", help=field_help("last_tile")):
     context["last_tile"] = True
-if winner == int(ss.dealer) and ss.win_type == "self_draw" and x3.checkbox(L("heavenly"), key="heavenly"):
+if winner == int(ss.dealer) and ss.win_type == "self_draw" and rules.asks("heavenly", opts_now) and \
+        x3.checkbox(field_label("heavenly"), key="heavenly", help=field_help("heavenly")):
     context["heavenly"] = True
-if winner != int(ss.dealer) and x3.checkbox(L("earthly"), key="earthly"):
+if winner != int(ss.dealer) and ss.win_type in rules.earthly_win_types and rules.asks("earthly", opts_now) and \
+        x3.checkbox(field_label("earthly"), key="earthly", help=field_help("earthly")):
     context["earthly"] = True
 with st.expander(L("other_kongs")):
     other_kongs = st.text_area(L("other_kongs"), key="other_kongs", label_visibility="collapsed")
-    penalties = st.text_area(L("penalties"), key="penalties") if ss.ruleset == "nanjing" else ""
+    penalties = st.text_area(field_label("penalty_events") + ": " + L("penalties"), key="penalties") \
+        if rules.asks("penalty_events", opts_now) else ""
 last = ledger.last()
-if ss.ruleset == "nanning" and options.get("diaoyu"):
+if rules.asks("previous_winner", opts_now):
     d1, d2 = st.columns(2)
     if "previous_winner" not in ss:
         ss.previous_winner = last.winner if last else None
-    d1.selectbox(L("previous_winner"), [None, 0, 1, 2, 3], key="previous_winner", format_func=seat_labeller())
-    d2.text_input(L("fish_tiles"), key="fish_txt", placeholder="4m 2p")
+    d1.selectbox(field_label("previous_winner"), [None, 0, 1, 2, 3], key="previous_winner",
+                 format_func=seat_labeller(), help=field_help("previous_winner"))
+    d2.text_input(field_label("fish_tiles"), key="fish_txt", placeholder="4m 2p", help=field_help("fish_tiles"))
     if ss.previous_winner is not None:
         context["previous_winner"] = ss.previous_winner
         context["fish_tiles"] = (ss.get("fish_txt") or "").split()
 try:
-    if hand is not None:
-        context["kong_events"] = winner_kong_events(hand, winner) + parse_kong_lines(other_kongs or "")
+    others = parse_kong_lines(other_kongs or "")
+    if hand is not None and others:  # without other kongs the engine's own default (the winner's) applies
+        flowers = [INDEX[c] for c in hand.get("flowers", []) if c in INDEX]
+        context["kong_events"] = winner_kong_events(hand, winner) + others + \
+            [{"seat": winner, "kind": "flower"}] * rules.flower_kongs(flowers, opts_now)
         if penalties:
             context["penalty_events"] = parse_penalty_lines(penalties)
 except InputError as e:
@@ -381,8 +425,8 @@ elif hand is not None and (hand["concealed"] or hand["melds"]):
             shown = f"×{e['multiplier']}" if "multiplier" in e else str(val)
             if "items" in e and e["items"]:
                 shown += " (" + ", ".join(f"{i['id']}×{i['count']}" for i in e["items"]) + ")"
-            rows.append({L("element"): f"{e['zh']} {e['en']}" if lang == "en" else f"{e['zh']}（{e['en']}）",
-                         L("value"): shown, L("reason"): e["reason"]})
+            rows.append({L("element"): f"{e['zh']} {e['en']}" if lang == "en" else e["zh"],
+                         L("value"): shown, L("reason"): e["reason_zh"] if lang == "zh" else e["reason"]})
         st.table(rows)
         s = result["settlement"]
         if s["mode"] == "each":
@@ -400,7 +444,7 @@ elif hand is not None and (hand["concealed"] or hand["melds"]):
         for i in range(4):
             cols[i].metric(names()[i], result["net"][i])
     else:
-        msg = ERRORS.get(result["error"], (result["error"], result["error"]))[1 if lang == "zh" else 0]
+        msg = rules.error_text(result["error"]).get(lang)
         st.error(f"{L('invalid')}: {msg}" + (f" — {result['message']}" if result.get("message") else ""))
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoring import get_ruleset
+
 
 def default_path() -> Path:
     """$MAHJONG_LEDGER, else <user data folder>/mahjong-reader/ledger.sqlite3."""
@@ -28,13 +30,8 @@ def default_path() -> Path:
 
 
 def next_dealer(ruleset: str, dealer: int, winner: int | None) -> int:
-    """Who deals next: in Nanning the winner deals (§1.1); in Nanjing the dealer keeps the deal when he wins,
-    otherwise it passes to the next seat; after a draw (no winner) the dealer keeps it."""
-    if winner is None:
-        return dealer
-    if ruleset in ("nanning", "nanning-fan"):
-        return winner
-    return dealer if winner == dealer else (dealer + 1) % 4
+    """Who deals next, as the ruleset says (``Ruleset.next_dealer``); after a draw (no winner) per the ruleset."""
+    return get_ruleset(ruleset).next_dealer(dealer, [] if winner is None else [winner])
 
 
 @dataclass

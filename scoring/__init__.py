@@ -1,13 +1,14 @@
-"""Mahjong scoring for the Nanning (張), Nanning-fan (番, ghosts) and Nanjing (花) rule sets of RULES.md.
+"""Mahjong scoring for the Nanning (張), Nanning-fan (番, ghosts) and Nanjing (花) rulesets of RULES.md.
 
 Data flow: tile codes -> Hand / WinContext -> divider shapes -> ruleset elements -> ScoreResult with payments.
 """
 
-from .api import get_ruleset, parse_case, score, score_case
+from .api import as_ruleset, get_ruleset, parse_case, score, score_case
 from .errors import InputError
 from .hand import Hand, Meld, WinContext, parse_context, parse_hand
 from .result import ScoreResult
-from .rulesets import RULESETS
+from .rulesets import DEFAULT, RULESETS, Ruleset, register
 
-__all__ = ["RULESETS", "Hand", "InputError", "Meld", "ScoreResult", "WinContext", "get_ruleset", "parse_case",
-           "parse_context", "parse_hand", "score", "score_case"]
+__all__ = ["DEFAULT", "RULESETS", "Hand", "InputError", "Meld", "Ruleset", "ScoreResult", "WinContext",
+           "as_ruleset", "get_ruleset", "parse_case", "parse_context", "parse_hand", "register", "score",
+           "score_case"]

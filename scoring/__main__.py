@@ -10,6 +10,8 @@ import json
 import sys
 
 from .api import score_case
+from .errors import InputError
+from .limits import check_json_text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,8 +29,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"valid": False, "error": "invalid_input", "message": f"cannot read {args.file}: {e}"}))
         return 2
     try:
+        check_json_text(text)
+    except InputError as e:
+        print(json.dumps({"valid": False, "error": "invalid_input", "message": str(e)}))
+        return 2
+    try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        if not isinstance(e, json.JSONDecodeError):
+            print(json.dumps({"valid": False, "error": "invalid_input", "message": f"malformed JSON: {e}"[:200]}))
+            return 2
         print(json.dumps({"valid": False, "error": "invalid_input",
                           "message": f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"}))
         return 2

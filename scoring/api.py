@@ -6,33 +6,40 @@ from typing import Any
 
 from .errors import InputError
 from .hand import Hand, WinContext, parse_context, parse_hand
+from .limits import check_structure, shorten
 from .result import ScoreResult
-from .rulesets import RULESETS, Ruleset
+from .rulesets import DEFAULT, RULESETS, Ruleset
 
 
 def get_ruleset(name: object) -> Ruleset:
     """The Ruleset registered under ``name`` or an InputError listing the known ones."""
     if not isinstance(name, str) or name not in RULESETS:
-        raise InputError(f"ruleset: unknown ruleset {name!r} (known: {', '.join(RULESETS)})")
+        raise InputError(f"ruleset: unknown ruleset {shorten(name)} (known: {', '.join(RULESETS)})")
     return RULESETS[name]
+
+
+def as_ruleset(rules: Ruleset | str) -> Ruleset:
+    """A Ruleset object from itself or its registered name (tools accept either)."""
+    return rules if isinstance(rules, Ruleset) else get_ruleset(rules)
 
 
 def parse_case(case: object) -> tuple[Ruleset, dict[str, Any], Hand, WinContext]:
     """Parse and check one ``{"ruleset", "options", "hand", "context"}`` case; raises InputError."""
     if not isinstance(case, dict):
         raise InputError(f"case: expected a JSON object, got {type(case).__name__}")
+    check_structure(case)
     for key in ("ruleset", "hand", "context"):
         if key not in case:
             raise InputError(f"case: missing field {key!r}")
     rules = get_ruleset(case["ruleset"])
     opts = rules.parse_options(case.get("options"))
     hand = parse_hand(case["hand"])
-    ctx = parse_context(case["context"])
+    ctx = parse_context(case["context"], frozenset(rules.situation_fields))
     rules.validate(hand, ctx, opts)
     return rules, opts, hand, ctx
 
 
-def score(hand: Hand, ctx: WinContext, ruleset: str = "nanning", options: dict[str, Any] | None = None) -> ScoreResult:
+def score(hand: Hand, ctx: WinContext, ruleset: str = DEFAULT, options: dict[str, Any] | None = None) -> ScoreResult:
     """Score parsed objects under a rule set (options are checked and defaulted)."""
     rules = get_ruleset(ruleset)
     opts = rules.parse_options(options)

@@ -5,22 +5,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .tiles import CODES, next_kind
-
-SUITED = list(range(27))
-
-
-def _kinds(ruleset: str) -> list[int]:
-    return list(range(31)) if ruleset == "nanjing" else list(range(34))
+from .rulesets import DEFAULT, RULESETS
+from .rulesets.base import seat_of
+from .tiles import BLANK_GHOST, CODES, FLOWERS, is_suited, next_kind
 
 
-def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = False) -> dict[str, Any]:
-    """One random winning hand with a consistent random context for ``ruleset``."""
-    kinds = _kinds(ruleset)
-    used = [0] * 34
+def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False) -> dict[str, Any]:
+    """One random winning hand with a consistent random context for ``ruleset`` (asked for its tiles, chows,
+    flowers, replacements and ghost option, so a new ruleset gets cases without a change here)."""
+    rules = RULESETS[ruleset]
+    kinds = list(rules.playing_kinds)
+    used = [0] * len(CODES)
     winner = rng.randrange(4)
     others = [s for s in range(4) if s != winner]
-    left = (winner + 3) % 4
+    chow_seats = sorted(seat_of(winner, r) for r in rules.chow_from)
 
     def take(k: int, n: int) -> bool:
         if used[k] + n > 4:
@@ -41,9 +39,10 @@ def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = Fal
         while len(melds) < n_melds:
             k = rng.choice(kinds)
             r = rng.random()
-            if ruleset == "nanning-fan" and r < 0.3 and k < 27 and k % 9 <= 6:
+            if chow_seats and r < 0.3 and is_suited(k) and k % 9 <= 6:
                 if take(k, 1) and take(k + 1, 1) and take(k + 2, 1):
-                    melds.append({"type": "chow", "tiles": [CODES[k], CODES[k + 1], CODES[k + 2]], "from": left})
+                    melds.append({"type": "chow", "tiles": [CODES[k], CODES[k + 1], CODES[k + 2]],
+                                  "from": rng.choice(chow_seats)})
                 continue
             mtype = rng.choice(["pung", "pung", "pung", "kong_exposed", "kong_added", "kong_concealed"])
             n = 3 if mtype == "pung" else 4
@@ -52,7 +51,7 @@ def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = Fal
                               "from": None if mtype == "kong_concealed" else rng.choice(others)})
         while len(concealed) < 3 * (4 - n_melds):
             k = rng.choice(kinds)
-            if rng.random() < 0.6 and k < 27 and k % 9 <= 6:
+            if rng.random() < 0.6 and is_suited(k) and k % 9 <= 6:
                 if used[k] < 4 and used[k + 1] < 4 and used[k + 2] < 4:
                     for j in (k, k + 1, k + 2):
                         take(j, 1)
@@ -77,33 +76,33 @@ def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = Fal
             ctx["after_kong"] = True
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
-    elif r < 0.52:
+    elif r < 0.52 and used[win] == 1:  # D-C2: the robbed kong shows the other three copies
         ctx["win_type"] = "rob_kong"
         ctx["discarder"] = rng.choice(others)
     else:
         ctx["win_type"] = "self_draw"
-        if kongs and rng.random() < 0.3:
+        if kongs and "kong" in rules.replacements and rng.random() < 0.3:
             ctx["replacement"] = "kong"
             kind = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
             chain = [{"kind": kind[m["type"]], "from": m["from"]} for m in kongs[-rng.randint(1, len(kongs)):]]
             ctx["bloom_chain"] = chain
             ctx["bloom_kong"] = chain[-1]
-        elif ruleset == "nanjing" and rng.random() < 0.15:
+        elif "flower" in rules.replacements and rng.random() < 0.15:
             ctx["replacement"] = "flower"
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
     flowers: list[str] = []
-    if ruleset == "nanjing":
-        pool = [f"f{i}" for i in range(1, 9)] + ["C", "F", "P"] * 4
+    if rules.flower_kinds:
+        pool = [CODES[k] for k in sorted(rules.flower_kinds) for _ in range(1 if k in FLOWERS else 4)]
         rng.shuffle(pool)
         flowers = pool[:rng.choice([0, 0, 1, 2, 3, 4, 5, 6])]
     options: dict[str, Any] = {}
-    if ruleset == "nanning-fan" and ghosts:
+    if ghosts and "ghost" in rules.options:
         if rng.random() < 0.5:
             options["ghost"] = {"mode": "extra4"}
             n_g = rng.randint(1, 4)
             for i in rng.sample(range(len(concealed)), min(n_g, len(concealed))):
-                concealed[i] = 42
+                concealed[i] = BLANK_GHOST
         else:
             in_melds = {t for m in melds for t in m["tiles"]}
             inds = [i for i in range(34) if CODES[next_kind(i)] not in in_melds]
@@ -113,7 +112,7 @@ def random_case(rng: random.Random, ruleset: str = "nanning", ghosts: bool = Fal
     return {"ruleset": ruleset, "options": options, "hand": hand, "context": ctx}
 
 
-def random_cases(n: int, ruleset: str = "nanning", seed: int = 0, ghosts: bool = False) -> list[dict[str, Any]]:
+def random_cases(n: int, ruleset: str = DEFAULT, seed: int = 0, ghosts: bool = False) -> list[dict[str, Any]]:
     """``n`` random cases from a fixed seed (the benchmark set)."""
     rng = random.Random(seed)
     return [random_case(rng, ruleset, ghosts) for _ in range(n)]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
+from .limits import shorten
 from .tiles import CODES, N_KINDS, parse_tile, parse_tiles, rank_of, suit_of
 
 MELD_TYPES = ("chow", "pung", "kong_exposed", "kong_added", "kong_concealed")
@@ -100,7 +101,7 @@ def _seat(value: object, where: str, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise InputError(f"{where}: expected a seat 0-3, got {value!r}")
+        raise InputError(f"{where}: expected a seat 0-3, got {shorten(value)}")
     return value
 
 
@@ -108,7 +109,7 @@ def _flag(value: object, where: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise InputError(f"{where}: expected true or false, got {value!r}")
+        raise InputError(f"{where}: expected true or false, got {shorten(value)}")
     return value
 
 
@@ -123,7 +124,7 @@ def parse_meld(raw: object, where: str) -> Meld:
     d = _obj(raw, where)
     mtype = d.get("type")
     if mtype not in MELD_TYPES:
-        raise InputError(f"{where}.type: unknown meld type {mtype!r} (expected one of {', '.join(MELD_TYPES)})")
+        raise InputError(f"{where}.type: unknown meld type {shorten(mtype)} (expected one of {', '.join(MELD_TYPES)})")
     if "tiles" not in d:
         raise InputError(f"{where}: missing field 'tiles'")
     tiles = parse_tiles(d["tiles"], f"{where}.tiles")
@@ -163,14 +164,14 @@ def parse_hand(raw: object) -> Hand:
         melds_raw = []
     if not isinstance(melds_raw, list):
         raise InputError("hand.melds: expected a list of melds")
+    if len(melds_raw) > 4:
+        raise InputError(f"hand.melds: at most 4 melds, got {len(melds_raw)}")
     melds = [parse_meld(m, f"hand.melds[{i}]") for i, m in enumerate(melds_raw)]
     if "winning_tile" not in d:
         raise InputError("hand: missing field 'winning_tile' (null only for a Nanjing quick shot)")
     wt = d["winning_tile"]
     win = None if wt is None else parse_tile(wt, "hand.winning_tile")
     flowers = parse_tiles(d.get("flowers") or [], "hand.flowers")
-    if len(melds) > 4:
-        raise InputError(f"hand.melds: at most 4 melds, got {len(melds)}")
     return Hand(tuple(concealed), tuple(melds), win, tuple(flowers))
 
 
@@ -179,7 +180,7 @@ def _kong_event(raw: object, where: str) -> KongEvent:
     seat = _seat(d.get("seat"), f"{where}.seat")
     kind = d.get("kind")
     if kind not in KONG_KINDS:
-        raise InputError(f"{where}.kind: expected one of {', '.join(KONG_KINDS)}, got {kind!r}")
+        raise InputError(f"{where}.kind: expected one of {', '.join(KONG_KINDS)}, got {shorten(kind)}")
     frm = None
     if kind in ("exposed", "added"):
         if d.get("from") is None:
@@ -190,17 +191,66 @@ def _kong_event(raw: object, where: str) -> KongEvent:
     return KongEvent(seat, kind, frm, d.get("chain"), _flag(d.get("robbed"), f"{where}.robbed"))
 
 
-def parse_context(raw: object) -> WinContext:
-    """Parse the win context (§0.3); unknown extra fields are ignored, wrong types are errors."""
+ALL_FIELDS = frozenset({"replacement", "bloom_chain", "bloom_kong", "after_kong", "last_tile", "penalty_events",
+                        "previous_winner", "fish_tiles", "other_melds"})
+
+
+def _bloom_chain(d: dict[str, Any], uses: frozenset[str], winner: int) -> list[tuple[str, int | None]]:
+    """The kongs behind a replacement win: ``bloom_chain`` (nanning) or ``bloom_kong`` (nanjing), whichever the
+    ruleset reads. The other spelling stands in only when the ruleset's own is absent, and only if it is
+    well formed (a field the ruleset does not read can never make a case invalid, D-C5)."""
+    own = "bloom_chain" if "bloom_chain" in uses else "bloom_kong" if "bloom_kong" in uses else None
+    if own is None:
+        return []
+    other = "bloom_kong" if own == "bloom_chain" else "bloom_chain"
+    if d.get(own) is not None:
+        chain = _parse_chain(d[own], f"context.{own}", winner, single=own == "bloom_kong")
+    elif d.get(other) is not None:
+        try:
+            chain = _parse_chain(d[other], f"context.{other}", winner, single=other == "bloom_kong")
+        except InputError:
+            chain = []
+    else:
+        chain = []
+    return chain[-1:] if own == "bloom_kong" else chain
+
+
+def _parse_chain(raw: object, where: str, winner: int, single: bool) -> list[tuple[str, int | None]]:
+    """A list of kongs ``{"kind", "from"}`` (or one kong when ``single``)."""
+    raw_chain = [raw] if single else raw
+    if not isinstance(raw_chain, list):
+        raise InputError(f"{where}: expected a list of kongs, got {shorten(raw_chain)}")
+    if len(raw_chain) > 4:
+        raise InputError(f"{where}: a player has at most 4 kongs, got {len(raw_chain)}")
+    chain: list[tuple[str, int | None]] = []
+    for i, k in enumerate(raw_chain):
+        at = where if single else f"{where}[{i}]"
+        kd = _obj(k, at)
+        kind = kd.get("kind")
+        if kind not in ("concealed", "exposed", "added"):
+            raise InputError(f"{at}.kind: expected concealed, exposed or added, got {shorten(kind)}")
+        frm = None
+        if kind != "concealed":
+            frm = _seat(kd.get("from"), f"{at}.from")
+            if frm == winner:
+                raise InputError(f"{at}.from: the winner cannot feed his own kong")
+        chain.append((kind, frm))
+    return chain
+
+
+def parse_context(raw: object, uses: frozenset[str] = ALL_FIELDS) -> WinContext:
+    """Parse the win context (§0.3). Fields outside ``uses`` (those the ruleset never reads, D-C5) are ignored,
+    as are unknown extra fields; wrong types in the fields read are errors."""
     d = _obj(raw, "context")
     for key in ("winner", "dealer", "win_type"):
         if key not in d:
             raise InputError(f"context: missing field {key!r}")
     winner = _seat(d["winner"], "context.winner")
     dealer = _seat(d["dealer"], "context.dealer")
+    assert winner is not None and dealer is not None
     win_type = d["win_type"]
-    if win_type not in WIN_TYPES:
-        raise InputError(f"context.win_type: expected one of {', '.join(WIN_TYPES)}, got {win_type!r}")
+    if not isinstance(win_type, str) or win_type not in WIN_TYPES:
+        raise InputError(f"context.win_type: expected one of {', '.join(WIN_TYPES)}, got {shorten(win_type)}")
     discarder = None
     if win_type != "self_draw":
         if d.get("discarder") is None:
@@ -208,77 +258,63 @@ def parse_context(raw: object) -> WinContext:
         discarder = _seat(d["discarder"], "context.discarder")
         if discarder == winner:
             raise InputError("context.discarder: the winner cannot be the discarder")
-    replacement = d.get("replacement")
+    replacement = d.get("replacement") if "replacement" in uses else None
     if replacement not in (None, "kong", "flower"):
-        raise InputError(f"context.replacement: expected null, \"kong\" or \"flower\", got {replacement!r}")
+        raise InputError(f"context.replacement: expected null, \"kong\" or \"flower\", got {shorten(replacement)}")
     if replacement is not None and win_type != "self_draw":
         raise InputError("context.replacement: a replacement-tile win is a self-draw (win_type must be self_draw)")
-    chain: list[tuple[str, int | None]] = []
-    raw_chain = d.get("bloom_chain")
-    if raw_chain is None and d.get("bloom_kong") is not None:
-        raw_chain = [d["bloom_kong"]]
-    if raw_chain is not None:
-        if not isinstance(raw_chain, list):
-            raise InputError("context.bloom_chain: expected a list of kongs")
-        for i, k in enumerate(raw_chain):
-            kd = _obj(k, f"context.bloom_chain[{i}]")
-            kind = kd.get("kind")
-            if kind not in ("concealed", "exposed", "added"):
-                raise InputError(f"context.bloom_chain[{i}].kind: expected concealed, exposed or added, got {kind!r}")
-            frm = None
-            if kind != "concealed":
-                frm = _seat(kd.get("from"), f"context.bloom_chain[{i}].from")
-                if frm == winner:
-                    raise InputError(f"context.bloom_chain[{i}].from: the winner cannot feed his own kong")
-            chain.append((kind, frm))
+    chain = _bloom_chain(d, uses, winner)
     if replacement == "kong" and not chain:
         raise InputError("context.bloom_chain: a win on a kong replacement needs the kong (bloom_chain or bloom_kong)")
     kong_events = None
     if d.get("kong_events") is not None:
-        if not isinstance(d["kong_events"], list):
-            raise InputError("context.kong_events: expected a list")
+        if not isinstance(d["kong_events"], list) or len(d["kong_events"]) > 16:
+            raise InputError("context.kong_events: expected a list of at most 16 kongs (four players, four each), "
+                             f"got {shorten(d['kong_events'])}")
         kong_events = [_kong_event(e, f"context.kong_events[{i}]") for i, e in enumerate(d["kong_events"])]
     penalties: list[tuple[str, int]] = []
-    for i, e in enumerate(d.get("penalty_events") or []):
+    raw_pen = d.get("penalty_events") if "penalty_events" in uses else None
+    if raw_pen is not None and (not isinstance(raw_pen, list) or len(raw_pen) > 64):
+        raise InputError(f"context.penalty_events: expected a list of at most 64 penalties, got {shorten(raw_pen)}")
+    for i, e in enumerate(raw_pen or []):
         ed = _obj(e, f"context.penalty_events[{i}]")
-        if ed.get("kind") not in ("follow", "four_same"):
-            raise InputError(f"context.penalty_events[{i}].kind: expected follow or four_same, got {ed.get('kind')!r}")
-        penalties.append((ed["kind"], _seat(ed.get("seat"), f"context.penalty_events[{i}].seat")))
+        kind = ed.get("kind")
+        if kind not in ("follow", "four_same"):
+            raise InputError(f"context.penalty_events[{i}].kind: expected follow or four_same, got {shorten(kind)}")
+        seat = _seat(ed.get("seat"), f"context.penalty_events[{i}].seat")
+        assert seat is not None
+        penalties.append((kind, seat))
     fish = None
-    if d.get("fish_tiles") is not None:
+    if "fish_tiles" in uses and d.get("fish_tiles") is not None:
         fish = parse_tiles(d["fish_tiles"], "context.fish_tiles")
         if len(fish) > 3 or any(t >= N_KINDS for t in fish):
             raise InputError("context.fish_tiles: at most 3 playing tiles")
     other: dict[int, list[Meld]] = {}
-    if d.get("other_melds") is not None:
+    if "other_melds" in uses and d.get("other_melds") is not None:
         om = _obj(d["other_melds"], "context.other_melds")
         for key, melds in om.items():
-            try:
-                seat = int(key)
-            except (TypeError, ValueError):
-                raise InputError(f"context.other_melds: key {key!r} is not a seat") from None
-            _seat(seat, f"context.other_melds[{key!r}]")
+            if key.strip() not in ("0", "1", "2", "3"):
+                raise InputError(f"context.other_melds: key {shorten(key)} is not a seat 0-3")
+            seat = int(key)
             if seat == winner:
                 raise InputError("context.other_melds: holds the other seats only, not the winner")
-            if not isinstance(melds, list):
-                raise InputError(f"context.other_melds[{key!r}]: expected a list of melds")
+            if not isinstance(melds, list) or len(melds) > 4:
+                raise InputError(f"context.other_melds[{key!r}]: expected a list of at most 4 melds")
             other[seat] = [parse_meld(m, f"context.other_melds[{key!r}][{i}]") for i, m in enumerate(melds)]
+
+    def flag(name: str) -> bool:
+        return _flag(d.get(name), f"context.{name}") if name in uses else False
+
     ctx = WinContext(
         winner=winner, dealer=dealer, win_type=win_type, discarder=discarder, replacement=replacement,
-        bloom_chain=chain, after_kong=_flag(d.get("after_kong"), "context.after_kong"),
-        last_tile=_flag(d.get("last_tile"), "context.last_tile"),
+        bloom_chain=chain, after_kong=flag("after_kong"), last_tile=flag("last_tile"),
         heavenly=_flag(d.get("heavenly"), "context.heavenly"),
         earthly=_flag(d.get("earthly"), "context.earthly"),
         kong_events=kong_events, penalty_events=penalties,
-        previous_winner=_seat(d.get("previous_winner"), "context.previous_winner", allow_none=True),
+        previous_winner=_seat(d.get("previous_winner"), "context.previous_winner", allow_none=True)
+        if "previous_winner" in uses else None,
         fish_tiles=fish, other_melds=other,
     )
     if ctx.after_kong and win_type != "discard":
         raise InputError("context.after_kong: only a discard win can follow the discarder's kong")
-    if ctx.heavenly and winner != dealer:
-        raise InputError("context.heavenly: only the dealer can win on the initial deal")
-    if ctx.heavenly and win_type != "self_draw":
-        raise InputError("context.heavenly: a heavenly win is a self-draw")
-    if ctx.earthly and winner == dealer:
-        raise InputError("context.earthly: an earthly win is a non-dealer's")
     return ctx

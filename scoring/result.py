@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .text import Text
+
 
 @dataclass(slots=True)
 class ScoredElement:
@@ -16,7 +18,7 @@ class ScoredElement:
     id: str
     zh: str
     en: str
-    reason: str
+    reason: Text
     value: int | None = None
     fan: int | None = None
     multiplier: int | None = None
@@ -30,7 +32,8 @@ class ScoredElement:
                 d[key] = v
         d.update(self.extra)
         d["en"] = self.en
-        d["reason"] = self.reason
+        d["reason"] = self.reason.en
+        d["reason_zh"] = self.reason.zh
         return d
 
 
@@ -61,6 +64,10 @@ class Payments:
 
     def to_json(self) -> list[dict[str, int]]:
         return [{"from": f, "to": t, "amount": a} for (f, t), a in sorted(self._amounts.items()) if a]
+
+    def amounts(self) -> list[int]:
+        """Every aggregated amount (for the 64-bit bound)."""
+        return list(self._amounts.values())
 
     def apply_to(self, net: list[int]) -> None:
         for (f, t), a in self._amounts.items():

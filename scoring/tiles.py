@@ -7,6 +7,7 @@ Indices: 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-30 = E S W N, 31-33 = C F 
 from __future__ import annotations
 
 from .errors import InputError
+from .limits import shorten
 
 CODES: tuple[str, ...] = (
     tuple(f"{r}{s}" for s in "mps" for r in range(1, 10))
@@ -17,6 +18,11 @@ CODES: tuple[str, ...] = (
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 N_KINDS = 34  # playing kinds
 FIRST_WIND, FIRST_DRAGON, FIRST_FLOWER, BLANK_GHOST = 27, 31, 34, 42
+SUITED = range(FIRST_WIND)  # 1m..9s
+WINDS = range(FIRST_WIND, FIRST_DRAGON)
+DRAGONS = range(FIRST_DRAGON, N_KINDS)
+HONORS = range(FIRST_WIND, N_KINDS)
+FLOWERS = range(FIRST_FLOWER, BLANK_GHOST)  # f1-f8
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 ENGLISH: dict[str, str] = {
@@ -49,15 +55,18 @@ def parse_tile(code: object, where: str = "tile") -> int:
         idx = INDEX.get(code.strip())
         if idx is not None:
             return idx
-    raise InputError(f"{where}: unknown tile code {code!r} (expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, f1-f8 or G)")
+    raise InputError(f"{where}: unknown tile code {shorten(code)} (expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, "
+                     "f1-f8 or G)")
 
 
-def parse_tiles(codes: object, where: str) -> list[int]:
-    """Parse a JSON list of tile codes; a plain string like "123m 55p EE" is accepted too."""
+def parse_tiles(codes: object, where: str, most: int = 20) -> list[int]:
+    """Parse a JSON list of at most ``most`` tile codes; a plain string like "123m 55p EE" is accepted too."""
     if isinstance(codes, str):
         codes = split_notation(codes, where)
     if not isinstance(codes, list):
         raise InputError(f"{where}: expected a list of tile codes, got {type(codes).__name__}")
+    if len(codes) > most:
+        raise InputError(f"{where}: {len(codes)} tiles, more than any hand holds (at most {most})")
     return [parse_tile(c, f"{where}[{i}]") for i, c in enumerate(codes)]
 
 
@@ -72,7 +81,7 @@ def split_notation(text: str, where: str = "tiles") -> list[str]:
         elif all(ch in "ESWNCFPG" for ch in word):
             out.extend(word)
         else:
-            raise InputError(f"{where}: cannot read {word!r} as tiles")
+            raise InputError(f"{where}: cannot read {shorten(word)} as tiles")
     return out
 
 
@@ -82,7 +91,8 @@ def code(idx: int) -> str:
 
 
 def is_suited(t: int) -> bool:
-    return t < 27
+    """1-9 of characters, circles or bamboo."""
+    return t < FIRST_WIND
 
 
 def suit_of(t: int) -> int:
@@ -96,27 +106,31 @@ def rank_of(t: int) -> int:
 
 
 def is_honor(t: int) -> bool:
-    return 27 <= t < 34
+    """A wind or a dragon."""
+    return FIRST_WIND <= t < N_KINDS
 
 
 def is_wind(t: int) -> bool:
-    return 27 <= t < 31
+    """E S W N."""
+    return FIRST_WIND <= t < FIRST_DRAGON
 
 
 def is_dragon(t: int) -> bool:
-    return 31 <= t < 34
+    """C F P."""
+    return FIRST_DRAGON <= t < N_KINDS
 
 
 def is_flower(t: int) -> bool:
-    return 34 <= t < 42
+    """f1-f8 (seasons and plants)."""
+    return FIRST_FLOWER <= t < BLANK_GHOST
 
 
 def next_kind(t: int) -> int:
     """The tile after t for a ghost indicator: suits wrap 9->1, winds E->S->W->N->E, dragons C->F->P->C."""
-    if t < 27:
+    if is_suited(t):
         return t - 8 if t % 9 == 8 else t + 1
-    if t < 31:
-        return 27 + (t - 27 + 1) % 4
-    if t < 34:
-        return 31 + (t - 31 + 1) % 3
+    if is_wind(t):
+        return FIRST_WIND + (t - FIRST_WIND + 1) % 4
+    if is_dragon(t):
+        return FIRST_DRAGON + (t - FIRST_DRAGON + 1) % 3
     raise InputError(f"ghost indicator {CODES[t]} must be a playing tile")

@@ -74,10 +74,21 @@ def test_seven_pairs_count_only_feng_dui_and_queyi_and_no_menqing():
     r = score(NJ, "1122m 4477p 5599m E", "E", winner=0, win_type="discard", discarder=1)
     assert elements(r) == {"paohu": 20, "qidui": 40, "wuhuaguo": 40, "hard_flowers": 0, "soft_flowers": 4}
     assert soft(r) == {"feng_dui": 1, "queyi": 1}
-    r = score(NJ, "1111m 4477p 2299m E", "E", winner=0, win_type="discard", discarder=1)
+    r = score(NJ, "111m 4477p 2299m EE", "1m", winner=0, win_type="discard", discarder=1)
     assert elements(r)["shuangqidui"] == 80
-    r = score(NJ, "1111m 4477p 2299m E", "E", options=CB, winner=0, win_type="discard", discarder=1)
+    r = score(NJ, "111m 4477p 2299m EE", "1m", options=CB, winner=0, win_type="discard", discarder=1)
     assert elements(r)["shuangqidui"] == 100
+
+
+def test_shuangqidui_needs_the_winning_tile_to_be_the_fourth_of_three_held():
+    """D-J16: "自己有三張同樣的牌，聽七對時單聽絕張" - the quad is completed by the winning tile."""
+    won_on_fourth = score(NJ, "111m 4477p 2299m EE", "1m", winner=0, win_type="self_draw")
+    assert "shuangqidui" in elements(won_on_fourth) and "qidui" not in elements(won_on_fourth)
+    held_before = score(NJ, "1111m 4477p 2299m E", "E", winner=0, win_type="discard", discarder=1)
+    assert elements(held_before)["qidui"] == 40 and "shuangqidui" not in elements(held_before)
+    older = score(NJ, "1111m 4477p 2299m E", "E", options={"shuangqidui_any_quad": True}, winner=0,
+                  win_type="discard", discarder=1)
+    assert elements(older)["shuangqidui"] == 80 and "qidui" not in elements(older)
 
 
 def test_kong_soft_flowers_and_wind_bonus():

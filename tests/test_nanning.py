@@ -126,7 +126,7 @@ def test_kong_chain_liability_seed_checks():
 
 
 def test_qianggang_robbed_player_pays_9_plus_hand_types_and_no_kong_money():
-    r = score(N, "123m 456p 789s 11p 55s", "5s", [], winner=0, win_type="rob_kong", discarder=2,
+    r = score(N, "123m 456p 789s 11p 46s", "5s", [], winner=0, win_type="rob_kong", discarder=2,
               kong_events=[{"seat": 2, "kind": "added", "from": 1, "robbed": True}])
     assert "qianggang" in elements(r)
     assert r["kong_payments"] == []

@@ -191,7 +191,7 @@ def test_flowers_are_read_as_faces_in_nanning():
     det = dets([(0, 0, 40, 56)], ["f1"], conf=0.6)
     det.probs[0, CLASS_INDEX["1s"]] = 0.3
     changes = restrict(det, "nanning")
-    assert det.codes == ["1s"] and changes[0].reason == "nanning has no flowers"
+    assert det.codes == ["1s"] and changes[0].reason == "nanning has no f1"
 
 
 def test_vision_cli_reports_bad_files_and_goes_on(tmp_path: Path):

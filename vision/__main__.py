@@ -11,6 +11,7 @@ import json
 import sys
 import time
 
+from scoring import DEFAULT, RULESETS
 from scoring.tiles import GLYPHS
 
 from .photo import PhotoError, load_for_reading
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("photos", nargs="+")
-    ap.add_argument("--ruleset", default="nanning", choices=["nanning", "nanning-fan", "nanjing"])
+    ap.add_argument("--ruleset", default=DEFAULT, choices=list(RULESETS))
     ap.add_argument("--winning", action="store_true", help="the photo shows a winning hand: correct toward a win")
     ap.add_argument("--json", action="store_true", help="print JSON (one object per line for several photos)")
     ap.add_argument("--score", action="store_true", help="score the hand read, with a default self-draw context")

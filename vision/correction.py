@@ -14,8 +14,8 @@ from itertools import combinations
 
 import numpy as np
 
-from scoring.divider import is_standard_complete, is_thirteen_orphans, seven_pairs_quads
-from scoring.tiles import INDEX
+from scoring import DEFAULT, Ruleset, as_ruleset
+from scoring.tiles import INDEX, N_KINDS
 
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .detections import Detections
@@ -36,24 +36,23 @@ class Correction:
         return {"tile": self.tile, "from": self.from_code, "to": self.to_code, "reason": self.reason}
 
 
-def allowed_mask(ruleset: str) -> np.ndarray:
-    """Classes that exist in the rule set's tile set (no flowers in the two Nanning sets)."""
-    mask = np.ones(len(CLASSIFIER_CODES), bool)
-    if ruleset in ("nanning", "nanning-fan"):
-        mask[FLOWER_IDX] = False
-    return mask
+def allowed_mask(rules: Ruleset) -> np.ndarray:
+    """Classes that exist in the ruleset's tile set (its playing kinds and flowers; a face-down tile always)."""
+    kinds = rules.tile_kinds()
+    return np.array([c == "back" or INDEX[c] in kinds for c in CLASSIFIER_CODES], bool)
 
 
-def restrict(det: Detections, ruleset: str) -> list[Correction]:
-    """Zero the probabilities of tiles the rule set does not have; report the tiles whose reading changed."""
+def restrict(det: Detections, rules: Ruleset | str) -> list[Correction]:
+    """Zero the probabilities of tiles the ruleset does not have; report the tiles whose reading changed."""
     if not len(det):
         return []
+    rules = as_ruleset(rules)
     before = det.codes
-    mask = allowed_mask(ruleset)
+    mask = allowed_mask(rules)
     probs = det.probs * mask
     probs /= np.maximum(probs.sum(1, keepdims=True), EPS)
     det.probs = probs.astype(np.float32)
-    return [Correction(i, a, b, f"{ruleset} has no flowers") for i, (a, b) in enumerate(zip(before, det.codes))
+    return [Correction(i, a, b, f"{rules.name} has no {a}") for i, (a, b) in enumerate(zip(before, det.codes))
             if a != b]
 
 
@@ -103,24 +102,18 @@ def _counts_ok(codes: list[str]) -> bool:
     return True
 
 
-def _wins(hand_codes: list[str], n_melds: int, ruleset: str) -> bool:
-    counts = [0] * 34
+def _wins(hand_codes: list[str], n_melds: int, rules: Ruleset) -> bool:
+    """Whether these codes (concealed + winning tile) complete a hand with ``n_melds`` melds under the ruleset."""
+    counts = [0] * N_KINDS
     for c in hand_codes:
-        k = INDEX.get(c, 99)
-        if k >= 34 or (ruleset == "nanjing" and k >= 31):
+        k = INDEX.get(c)
+        if k is None or k not in rules.playing_kinds:
             return False
         counts[k] += 1
-    t = tuple(counts)
-    if sum(t) != 14 - 3 * n_melds:
-        return False
-    if is_standard_complete(t):
-        return True
-    if n_melds == 0 and seven_pairs_quads(t) is not None:
-        return True
-    return ruleset == "nanning-fan" and n_melds == 0 and is_thirteen_orphans(t)
+    return rules.is_complete(counts, n_melds)
 
 
-def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: bool = True, top_k: int = 4,
+def correct(det: Detections, layout: Layout, rules: Ruleset | str = DEFAULT, winning: bool = True, top_k: int = 4,
             max_changes: int = 3, budget: int = 3000) -> tuple[list[str], list[Correction], list[str]]:
     """The corrected codes of every tile, the corrections made and any warning.
 
@@ -129,11 +122,12 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
     found twice, or something that is not a tile), dropping the least certain tiles is tried too; a dropped
     tile gets the code "remove".
     """
+    rules = as_ruleset(rules)
     codes = det.codes
     corrections = fix_melds(det, layout, codes)
     hand_tiles = [i for g in layout.groups if g.kind in ("concealed", "winning_tile") for i in g.tiles]
     n_melds = sum(1 for g in layout.groups if g.kind == "meld")
-    found = _search(det, layout, codes, hand_tiles, n_melds, ruleset, winning, top_k, max_changes, budget)
+    found = _search(det, layout, codes, hand_tiles, n_melds, rules, winning, top_k, max_changes, budget)
     if found is not None:
         return found[0], corrections + found[1], []
     surplus = len(hand_tiles) - (14 - 3 * n_melds)
@@ -145,7 +139,7 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
             trial = codes[:]
             for i in drop:
                 trial[i] = "remove"
-            found = _search(det, layout, trial, rest, n_melds, ruleset, winning, top_k, max_changes - surplus,
+            found = _search(det, layout, trial, rest, n_melds, rules, winning, top_k, max_changes - surplus,
                             budget // 3)
             if found is not None:
                 what = "one tile" if surplus == 1 else "two tiles"
@@ -156,14 +150,14 @@ def correct(det: Detections, layout: Layout, ruleset: str = "nanning", winning: 
                                 + ("winning hand" if winning else "tile set") + "; check the tiles by hand"]
 
 
-def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[int], n_melds: int, ruleset: str,
+def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[int], n_melds: int, rules: Ruleset,
             winning: bool, top_k: int, max_changes: int, budget: int) -> tuple[list[str], list[Correction]] | None:
     """Best-first search over alternative readings, cheapest loss of log-probability first."""
 
     def ok(cs: list[str]) -> bool:
         if not _counts_ok(cs):
             return False
-        return not winning or _wins([cs[i] for i in hand_tiles], n_melds, ruleset)
+        return not winning or _wins([cs[i] for i in hand_tiles], n_melds, rules)
 
     if ok(codes):
         return codes, []
@@ -179,7 +173,7 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
             alt = CLASSIFIER_CODES[j]
             if alt == codes[i] or alt == "back" or det.probs[i, j] <= EPS:
                 continue
-            if (i in flowers) != (alt.startswith("f") or (ruleset == "nanjing" and alt in "CFP")):
+            if (i in flowers) != (INDEX[alt] in rules.flower_kinds):
                 continue  # a flower stays a flower, a face stays a face
             moves.append((base - log_prob(det, i, alt), i, alt))
     moves.sort()

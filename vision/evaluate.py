@@ -17,12 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring import RULESETS
+
 from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES, fix_labels
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
 from .labels import read_yolo, source_name
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
+
+WIDEST = max(RULESETS.values(), key=lambda r: len(r.tile_kinds()))  # every face and flower some ruleset has
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -75,7 +79,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             fixed += fix_labels(p.name, gcodes)
         t = time.perf_counter()
         det = reader.read(img)
-        restrict(det, "nanjing")  # every face and flower exists in some rule set
+        restrict(det, WIDEST)  # every face and flower exists in some ruleset
         latency.append(1000 * (time.perf_counter() - t))
         pairs = match(gt, det.xyxy)
         codes = det.codes

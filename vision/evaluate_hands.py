@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring import RULESETS
 from scoring.generate import random_case
 
 from .detections import Detections
@@ -117,7 +118,7 @@ def main() -> None:
     failures = []
     t0 = time.time()
     for k in range(args.n):
-        ruleset = ("nanning", "nanning-fan", "nanjing")[k % 3]
+        ruleset = tuple(RULESETS)[k % 3]
         hand, winner = truth_case(rng, ruleset)
         img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(w, h), fit=True,
                               two_rows=rng.random() < 0.3)

@@ -14,11 +14,15 @@ from typing import Any
 
 import numpy as np
 
+from scoring import DEFAULT, Ruleset, as_ruleset
+from scoring.rulesets.base import seat_of
+from scoring.tiles import CODES
+from scoring.tiles import FLOWERS as FLOWER_KINDS
+
 from .classes import CLASS_INDEX
 from .detections import Detections
 
-FLOWERS = {f"f{i}" for i in range(1, 9)}
-DRAGONS = {"C", "F", "P"}
+FLOWERS = {CODES[k] for k in FLOWER_KINDS}  # f1-f8 lie apart as flowers in every ruleset
 
 
 @dataclass
@@ -158,14 +162,15 @@ def apart_by_size(det: Detections) -> list[int]:
     return [i for i in range(len(det)) if not typical / SIZE_APART <= short[i] <= typical * SIZE_APART]
 
 
-def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
+def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     """Group detections into concealed hand, melds, flowers and winning tile (see module doc); tiles of
     another size (``apart_by_size``) are left out of every group, with a warning."""
+    rules = as_ruleset(rules)
     apart = apart_by_size(det)
     if not apart:
-        return _analyse(det, ruleset)
+        return _analyse(det, rules)
     keep = np.setdiff1d(np.arange(len(det)), apart)
-    layout = _analyse(det[keep], ruleset)
+    layout = _analyse(det[keep], rules)
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]
     layout.apart = apart
@@ -174,7 +179,7 @@ def analyse(det: Detections, ruleset: str = "nanning") -> Layout:
     return layout
 
 
-def _analyse(det: Detections, ruleset: str) -> Layout:
+def _analyse(det: Detections, rules: Ruleset) -> Layout:
     """The layout of tiles that all belong to the hand."""
     layout = Layout()
     if len(det) == 0:
@@ -182,7 +187,7 @@ def _analyse(det: Detections, ruleset: str) -> Layout:
     codes = det.codes
     down = list(det.face_down)
     side = list(det.sideways)
-    flower_codes = FLOWERS | (DRAGONS if ruleset == "nanjing" else set())
+    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
     rows = rows_of(det)
     if len(rows) > 2:
         layout.warnings.append(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows")
@@ -204,7 +209,7 @@ def _analyse(det: Detections, ruleset: str) -> Layout:
             g = [i for i in g if codes[i] not in flower_codes]
             layout.warnings.append("flowers lie next to other tiles; moved them to the flowers")
             gcodes = [codes[i] for i in g]
-        shape = _meld_type(det, g, [down[i] for i in g], ruleset == "nanning-fan") if len(g) in (3, 4) else None
+        shape = _meld_type(det, g, [down[i] for i in g], rules.allows_chow) if len(g) in (3, 4) else None
         sideways = [k for k, i in enumerate(g) if side[i]]
         same = len(set(gcodes)) == 1 and shape in ("pung", "kong_exposed")
         if shape and (sideways or shape == "kong_concealed" or (same and len(candidates) > 2)):
@@ -217,8 +222,8 @@ def _analyse(det: Detections, ruleset: str) -> Layout:
                         feeder = "opposite"
                 else:
                     layout.warnings.append(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown")
-            if shape == "chow":
-                feeder = "left"
+            if shape == "chow" and len(rules.chow_from) == 1:
+                feeder = next(iter(rules.chow_from))  # the only seat a chow can come from
             melds.append(Group("meld", g, shape, feeder, r))
         elif sum(down[i] for i in g):
             layout.warnings.append(f"{sum(down[i] for i in g)} face-down tile(s) outside a concealed kong")
@@ -257,9 +262,6 @@ def _analyse(det: Detections, ruleset: str) -> Layout:
     return layout
 
 
-FEEDER_OFFSET = {"left": 3, "opposite": 2, "right": 1}
-
-
 def to_hand(det: Detections, layout: Layout, winner: int = 0, codes: list[str] | None = None
             ) -> dict[str, Any] | None:
     """The RULES.md hand object of a layout (None when a tile code is unknown, e.g. an all face-down kong)."""
@@ -281,7 +283,7 @@ def to_hand(det: Detections, layout: Layout, winner: int = 0, codes: list[str] |
                 return None
             if g.meld_type in ("pung", "kong_exposed", "kong_added", "kong_concealed"):
                 tiles = [up[0]] * (3 if g.meld_type == "pung" else 4)
-            feeder = None if g.meld_type == "kong_concealed" else (winner + FEEDER_OFFSET[g.feeder or "left"]) % 4
+            feeder = None if g.meld_type == "kong_concealed" else seat_of(winner, g.feeder or "left")
             hand["melds"].append({"type": g.meld_type, "tiles": tiles, "from": feeder})
     if any(c == "back" for c in hand["concealed"] + hand["flowers"]) or hand["winning_tile"] in (None, "back"):
         return None

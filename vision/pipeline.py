@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from scoring import DEFAULT, Ruleset
+
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
@@ -51,7 +53,7 @@ class Reading:
                 "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()}}
 
 
-def read_image(img: np.ndarray, reader: TileReader, ruleset: str = "nanning", winning: bool = True,
+def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
                winner: int = 0, path: str = "", timing: dict[str, float] | None = None, scale: float = 1.0) -> Reading:
     """Read a decoded photo (BGR, upright) into a Reading; ``scale`` maps the image's pixels to the photo's
     (when it was decoded at reduced size), so boxes, width and height are in the photo's pixels."""
@@ -75,7 +77,7 @@ def read_image(img: np.ndarray, reader: TileReader, ruleset: str = "nanning", wi
                    timing)
 
 
-def read_photo(path: str | Path, reader: TileReader, ruleset: str = "nanning", winning: bool = True,
+def read_photo(path: str | Path, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
                winner: int = 0) -> Reading:
     """Decode and read a photo file; raises PhotoError for files that are not readable photos."""
     t = time.perf_counter()

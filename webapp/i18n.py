@@ -82,16 +82,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "model_missing": ("The tile reader model is missing; enter the hand by hand.", "缺少識別模型；請手動輸入。"),
 }
 
-ERRORS: dict[str, tuple[str, str]] = {
-    "not_a_winning_hand": ("the tiles do not form a winning hand", "牌型不成胡"),
-    "illegal_small_hand": ("a small hand must be concealed (門清), have a big-hand element or at least 4 hard "
-                           "flowers", "小胡必須門清、有大胡或至少四個硬花"),
-    "below_min_fan": ("the hand has less than 1 fan", "不足一番"),
-    "fenghu": ("this player fed three melds to another player and may not win (封胡)", "此玩家已封胡，不可胡牌"),
-    "invalid_input": ("the hand or situation is not possible", "牌或情況不可能"),
-}
-
-
 def t(key: str, lang: str) -> str:
     """The label for key in 'en' or 'zh'."""
     en, zh = LABELS[key]

@@ -8,5 +8,12 @@ from .nanning import Nanning
 from .nanning_fan import NanningFan
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (Nanning(), NanningFan(), Nanjing())}
+DEFAULT = Nanning.name  # the ruleset a new table starts with
 
-__all__ = ["RULESETS", "Ruleset"]
+
+def register(rules: Ruleset) -> None:
+    """Add a ruleset (a house variant, or a test's toy): every tool that lists rulesets then offers it."""
+    RULESETS[rules.name] = rules
+
+
+__all__ = ["DEFAULT", "RULESETS", "Ruleset", "register"]

@@ -1,16 +1,26 @@
-"""The ruleset core: options, input checks shared by all rule sets, shapes of a hand, element base class."""
+"""The ruleset core: declared capabilities, options, input checks, and the one scoring loop every ruleset shares.
+
+A ruleset is a small subclass of :class:`Ruleset` (the python-chess variant pattern): it declares what it has as
+typed class attributes (tiles, flowers, chows, win types, the situation fields it reads, texts in zh and en, the
+dealer rule) and overrides the hooks of the scoring template ``validate -> views -> evaluate -> rank -> reject ->
+settle``. Code outside ``scoring/rulesets`` asks the ruleset object and never compares its name.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..divider import counts_of, is_thirteen_orphans, seven_pairs_quads, standard, waits
+from ..divider import counts_of, is_standard_complete, is_thirteen_orphans, seven_pairs_quads, standard, waits
 from ..errors import InputError
-from ..hand import MELD_KIND, Hand, KongEvent, WinContext
-from ..result import Payments, ScoreResult
-from ..tiles import CODES, N_KINDS
+from ..hand import MELD_KIND, Hand, KongEvent, Meld, WinContext
+from ..limits import check_amount, shorten
+from ..result import Payments, ScoredElement, ScoreResult, invalid
+from ..text import Text
+from ..tiles import CODES, FLOWERS, HONORS, N_KINDS, SUITED, WINDS
+
+# ---------------------------------------------------------------- option checkers
 
 
 @dataclass(frozen=True)
@@ -20,32 +30,132 @@ class Option:
     default: Any
     check: Callable[[str, Any], Any]
     help: str
+    help_zh: str = ""
+
+    def text(self) -> Text:
+        """The help line in both languages."""
+        return Text(self.help, self.help_zh or self.help)
 
 
 def opt_bool(name: str, v: Any) -> bool:
+    """Checker of a true/false option."""
     if not isinstance(v, bool):
-        raise InputError(f"options.{name}: expected true or false, got {v!r}")
+        raise InputError(f"options.{name}: expected true or false, got {shorten(v)}")
     return v
 
 
-def opt_int(lo: int | None = None, hi: int | None = None, nullable: bool = False) -> Callable[[str, Any], Any]:
+def opt_int(lo: int, hi: int, nullable: bool = False) -> Callable[[str, Any], Any]:
+    """Checker of an integer option in lo..hi (D-C6: every option is bounded so amounts fit 64 bits)."""
     def check(name: str, v: Any) -> Any:
         if v is None and nullable:
             return None
-        if isinstance(v, bool) or not isinstance(v, int) or (lo is not None and v < lo) or (hi is not None and v > hi):
-            rng = f" in {lo}..{hi if hi is not None else ''}" if lo is not None else ""
-            raise InputError(f"options.{name}: expected an integer{rng}{' or null' if nullable else ''}, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise InputError(f"options.{name}: expected an integer in {lo}..{hi}{' or null' if nullable else ''}, "
+                             f"got {shorten(v)}")
         return v
+    check.bounds = (lo, hi)  # type: ignore[attr-defined]  # lets a UI bound its number input
     return check
 
 
 def opt_choice(*choices: Any) -> Callable[[str, Any], Any]:
+    """Checker of an option with a fixed set of values."""
     def check(name: str, v: Any) -> Any:
         if not any(v == c and type(v) is type(c) for c in choices):
-            raise InputError(f"options.{name}: expected one of {', '.join(map(repr, choices))}, got {v!r}")
+            raise InputError(f"options.{name}: expected one of {', '.join(map(repr, choices))}, got {shorten(v)}")
         return v
     check.choices = choices  # type: ignore[attr-defined]  # lets a UI offer the choices
     return check
+
+
+FAN = opt_int(0, 64)  # D-C6 bounds
+MONEY = opt_int(0, 10**6)
+BASE = opt_int(1, 10**6)
+
+# ---------------------------------------------------------------- texts shared by the rulesets
+
+WIN_TYPE_TEXT: dict[str, Text] = {
+    "self_draw": Text("Self-draw", "自摸"),
+    "discard": Text("On a discard", "放炮"),
+    "rob_kong": Text("Robbing a kong", "搶槓"),
+    "quick_shot": Text("Quick shot (fourth mouth)", "快照"),
+}
+MELD_TEXT: dict[str, Text] = {
+    "chow": Text("Chow", "吃"),
+    "pung": Text("Pung", "碰"),
+    "kong_exposed": Text("Direct kong", "明槓"),
+    "kong_added": Text("Added kong", "加槓"),
+    "kong_concealed": Text("Concealed kong", "暗槓"),
+}
+REPLACEMENT_TEXT: dict[str, Text] = {
+    "kong": Text("Kong replacement", "槓上開花"),
+    "flower": Text("Flower replacement", "花開"),
+}
+LIABILITY_TEXT: dict[str, Text] = {
+    "fenghu": Text("Three feeds (封胡): the feeder is liable", "封胡包牌"),
+    "qianggang": Text("Robbed kong: the robbed player pays", "搶槓：被搶者付"),
+    "dagangkaihua": Text("Bloom on a fed kong: the kong's feeder pays", "大杠開花：放槓者付"),
+    "sanzui": Text("Three mouths (三嘴): the feeder is liable", "三嘴包牌"),
+    "sanzui_kuaizhao": Text("Quick shot: the feeder pays all", "快照：送嘴者付"),
+}
+ERROR_TEXT: dict[str, Text] = {
+    "not_a_winning_hand": Text("the tiles do not form a winning hand", "牌型不成胡"),
+    "invalid_input": Text("the hand or situation is not possible", "牌或情況不可能"),
+}
+
+
+@dataclass(frozen=True)
+class SituationField:
+    """A context field a person is asked about: its key, label and one-line help in both languages."""
+
+    name: str
+    label: Text
+    help: Text
+
+
+FIELDS: dict[str, SituationField] = {f.name: f for f in (
+    SituationField("replacement", Text("Won on a replacement tile", "補牌胡"),
+                   Text("the winning tile was drawn to replace a kong (or a flower)", "胡的是槓後（或補花）摸的牌")),
+    SituationField("bloom_chain", Text("Kongs that led to the replacement (in order)", "引起補牌的槓（按順序）"),
+                   Text("one kong, or several declared one after another (連槓)", "一個槓，或連續的幾個槓（連槓）")),
+    SituationField("bloom_kong", Text("The kong whose replacement won", "開花的槓"),
+                   Text("who fed it decides who pays", "放槓者決定誰付")),
+    SituationField("after_kong", Text("Discarder had just declared a kong", "放炮者剛槓過（槓上炮）"),
+                   Text("the discarder declared a kong, drew its replacement and discarded the winning tile",
+                        "放炮者槓後補牌，再打出這張")),
+    SituationField("last_tile", Text("Last tile of the wall", "海底牌"),
+                   Text("the winning tile is the last wall tile, or the discard of whoever drew it",
+                        "胡的是最後一張牌牆牌，或摸到它的人打出的牌")),
+    SituationField("heavenly", Text("Heavenly hand", "天胡"),
+                   Text("the dealer is complete on the initial 14 tiles", "莊家起手十四張即胡")),
+    SituationField("earthly", Text("Earthly hand", "地胡"),
+                   Text("a non-dealer wins at once, before any claim", "閒家第一巡即胡")),
+    SituationField("kong_events", Text("Other players' kongs this hand", "其他玩家本局的槓"),
+                   Text("every kong declared by anyone: it decides the kong money", "本局所有的槓，決定槓錢")),
+    SituationField("penalty_events", Text("Penalties", "罰款"),
+                   Text("跟牌 (four same discards in a row) or four identical discards by one player",
+                        "跟牌，或一人打出四張同樣的牌")),
+    SituationField("previous_winner", Text("Previous hand's winner", "上一局胡牌者"),
+                   Text("釣魚 counts the fish tiles from this player", "釣魚從這位玩家數起")),
+    SituationField("fish_tiles", Text("Fish tiles: the last wall tiles", "釣魚牌：最後的牌牆牌"),
+                   Text("up to three tiles, e.g. 4m 2p", "最多三張，例如 4m 2p")),
+    SituationField("other_melds", Text("Other players' melds", "其他玩家的副露"),
+                   Text("lets the engine refuse a win by a player who is 封胡", "用來判定封胡")),
+)}
+
+RELATIVE_SEATS = ("right", "opposite", "left")  # seats winner+1, +2, +3: who fed a meld, as the winner sees it
+
+
+def relative_seat(winner: int, seat: int) -> str:
+    """'left' (上家), 'opposite' or 'right' (下家) of ``seat`` as the winner sees it."""
+    return RELATIVE_SEATS[(seat - winner) % 4 - 1]
+
+
+def seat_of(winner: int, relative: str) -> int:
+    """The seat number of the winner's 'left', 'opposite' or 'right' player."""
+    return (winner + RELATIVE_SEATS.index(relative) + 1) % 4
+
+
+# ---------------------------------------------------------------- shapes, views and evaluations
 
 
 @dataclass(slots=True)
@@ -62,6 +172,28 @@ class Shape:
     quads: int = 0
     represented: tuple[int, ...] = ()
     counts: tuple[int, ...] = ()  # concealed + winning tile, after ghost substitution
+
+
+@dataclass(slots=True)
+class View:
+    """What the elements look at for one reading of the hand (rulesets subclass it with their own fields)."""
+
+    hand: Hand
+    ctx: WinContext
+    opts: dict[str, Any]
+    shape: Shape | None
+    all_counts: list[int]
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """The elements of one view, the amount they give (per share, or fan) and the key that ranks readings."""
+
+    view: Any
+    elements: list[ScoredElement]
+    amount: int
+    rank: Any
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 def all_pungs(shape: Shape | None, hand: Hand) -> bool:
@@ -81,19 +213,117 @@ class Element:
     def is_condition_met(self, view: Any) -> bool:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def reason(self, view: Any) -> str:  # pragma: no cover - interface
+    def reason(self, view: Any) -> Text:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def scored(self, view: Any, **amount: Any) -> ScoredElement:
+        """This element as it appears in a result, with its reason in both languages."""
+        return ScoredElement(self.id, self.zh, self.en, self.reason(view), **amount)
+
+
+# ---------------------------------------------------------------- the ruleset
 
 
 class Ruleset:
-    """Base of every rule set: parses options, checks the input, lists shapes, pays kongs."""
+    """Base of every ruleset: declared capabilities, option parsing, input checks and the scoring template."""
 
+    # identity and texts
     name: ClassVar[str]
-    title: ClassVar[str]
+    title: ClassVar[Text]
+    unit: ClassVar[Text]  # what an amount counts: 張, 番 (points), 花
     options: ClassVar[dict[str, Option]]
-    allows_chow: ClassVar[bool] = False
-    allows_flowers: ClassVar[bool] = False
+    errors: ClassVar[dict[str, Text]] = ERROR_TEXT
+    field_help: ClassVar[dict[str, Text]] = {}  # this ruleset's own definition of a situation field
+
+    # tiles
+    playing_kinds: ClassVar[Sequence[int]] = range(N_KINDS)  # kinds that may sit in the hand and melds
+    flower_kinds: ClassVar[frozenset[int]] = frozenset()  # kinds set aside as flowers (hand.flowers)
+    flower_kong_kinds: ClassVar[tuple[frozenset[int], ...]] = ()  # sets of flowers that make a 花杠
+
+    # claims and shapes
+    chow_from: ClassVar[frozenset[str]] = frozenset()  # relative seats a chow may come from; empty: no chow
+    seven_pairs: ClassVar[bool] = True
     seven_pairs_with_melds: ClassVar[bool] = False
+    has_orphans: ClassVar[bool] = False
+
+    # the situation
+    win_types: ClassVar[tuple[str, ...]] = ("self_draw", "discard", "rob_kong")
+    replacements: ClassVar[tuple[str, ...]] = ()  # replacement-tile wins this ruleset knows
+    situation_fields: ClassVar[tuple[str, ...]] = ("heavenly", "earthly", "kong_events")
+    earthly_win_types: ClassVar[tuple[str, ...]] = ("self_draw",)  # D-C3: the win types 地胡 allows
+    earthly_meld_types: ClassVar[tuple[str, ...]] = ()  # D-C3: meld types the winner may hold on a 地胡
+    earthly_no_claims_by_anyone: ClassVar[bool] = True  # D-C3: nobody may have claimed or konged before a 地胡
+
+    # the table
+    winner_deals_next: ClassVar[bool] = True  # else the dealer keeps the deal on his own win and passes it on
+
+    # ------------------------------------------------------------ capabilities asked by the reader, page, ledger
+    @property
+    def allows_chow(self) -> bool:
+        """Whether any chow meld is legal."""
+        return bool(self.chow_from)
+
+    @property
+    def allows_flowers(self) -> bool:
+        """Whether flowers are set aside and counted."""
+        return bool(self.flower_kinds)
+
+    def uses(self, field_name: str) -> bool:
+        """Whether this ruleset reads the context field (D-C5); the page offers only those."""
+        return field_name in self.situation_fields
+
+    def situation_field(self, name: str) -> SituationField:
+        """Label and help of a context field, with this ruleset's own definition where it has one."""
+        f = FIELDS[name]
+        return SituationField(f.name, f.label, self.field_help.get(name, f.help))
+
+    def error_text(self, code: str) -> Text:
+        """The words for an error code of a result."""
+        return self.errors.get(code, ERROR_TEXT["invalid_input"])
+
+    def tile_kinds(self) -> frozenset[int]:
+        """Every kind that exists in this ruleset's tile set: playing kinds and flowers."""
+        return frozenset(self.playing_kinds) | self.flower_kinds
+
+    def next_dealer(self, dealer: int, winners: Sequence[int], discarder: int | None = None) -> int:
+        """Who deals the next hand. A drawn hand (no winner) keeps the dealer. With several winners on one
+        discard, the first after the discarder in play order counts as the winner."""
+        if not winners:
+            return dealer
+        if dealer in winners and not self.winner_deals_next:
+            return dealer
+        if len(winners) > 1 and discarder is not None:
+            winner = min(winners, key=lambda s: (s - discarder) % 4)
+        else:
+            winner = winners[0]
+        return winner if self.winner_deals_next else (dealer + 1) % 4
+
+    def asks(self, field_name: str, opts: dict[str, Any]) -> bool:
+        """Whether a person should be asked for this field under these options (the page's question list)."""
+        return self.uses(field_name)
+
+    def flower_kongs(self, flowers: Sequence[int], opts: dict[str, Any]) -> int:
+        """How many 花杠 these set-aside flowers make (four of one dragon; sets the options add)."""
+        n = 0
+        for kinds in self.flower_kong_sets(opts):
+            need = 4 if len(kinds) == 1 else 1  # four of one kind, or one of each of a set
+            n += all(list(flowers).count(k) >= need for k in kinds)
+        return n
+
+    def flower_kong_sets(self, opts: dict[str, Any]) -> tuple[frozenset[int], ...]:
+        """The flower sets that make a 花杠 under these options."""
+        return self.flower_kong_kinds
+
+    def is_complete(self, counts: Sequence[int], n_melds: int) -> bool:
+        """Whether concealed+winning tile counts (playing kinds) complete a hand with ``n_melds`` melds."""
+        c = tuple(counts)
+        if sum(c) != 14 - 3 * n_melds:
+            return False
+        if is_standard_complete(c):
+            return True
+        if self.seven_pairs and (n_melds == 0 or self.seven_pairs_with_melds) and seven_pairs_quads(c) is not None:
+            return True
+        return self.has_orphans and n_melds == 0 and is_thirteen_orphans(c)
 
     # ------------------------------------------------------------ options
     def parse_options(self, raw: object) -> dict[str, Any]:
@@ -101,26 +331,61 @@ class Ruleset:
         if raw is None:
             raw = {}
         if not isinstance(raw, dict):
-            raise InputError("options: expected a JSON object")
+            raise InputError(f"options: expected a JSON object, got {shorten(raw)}")
         out = {k: o.default for k, o in self.options.items()}
         for k, v in raw.items():
             if k not in self.options:
-                raise InputError(f"options: unknown option {k!r} for ruleset {self.name} "
+                raise InputError(f"options: unknown option {shorten(k)} for ruleset {self.name} "
                                  f"(known: {', '.join(sorted(self.options))})")
             out[k] = self.options[k].check(k, v)
         return out
 
     # ------------------------------------------------------------ input checks
     def expected_concealed(self, hand: Hand, ctx: WinContext) -> int:
+        """Concealed tiles (without the winning tile) the hand must hold."""
         return 13 - 3 * len(hand.melds)
 
     def check_tile(self, t: int, where: str, opts: dict[str, Any]) -> None:
-        """Reject a tile this rule set does not play with (flowers, ghosts, dragons in Nanjing)."""
-        if t >= N_KINDS:
+        """Reject a tile this ruleset does not play with (flowers, ghosts, dragons in Nanjing)."""
+        if t not in self.playing_kinds:
+            if t in self.flower_kinds:
+                raise InputError(f"{where}: {CODES[t]} is a flower in {self.name} and belongs in hand.flowers")
             raise InputError(f"{where}: {CODES[t]} is not a playing tile in {self.name}")
 
     def validate(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> None:
-        """Input checks common to all rule sets; subclasses add their own."""
+        """Input checks every ruleset shares, including RULES.md §0.7; subclasses add their own."""
+        if ctx.win_type not in self.win_types:
+            raise InputError(f"context.win_type: {self.name} has no {ctx.win_type} win "
+                             f"(its win types: {', '.join(self.win_types)})")
+        if ctx.replacement is not None and ctx.replacement not in self.replacements:
+            raise InputError(f"context.replacement: {self.name} has no win on a {ctx.replacement} replacement")
+        self.validate_melds(hand, ctx, opts)
+        need = self.expected_concealed(hand, ctx)
+        if len(hand.concealed) != need:
+            raise InputError(f"hand.concealed: with {len(hand.melds)} meld(s) the concealed hand holds {need} tiles "
+                             f"(without the winning tile), got {len(hand.concealed)}")
+        if hand.winning_tile is None and ctx.win_type != "quick_shot":
+            raise InputError("hand.winning_tile: null is only allowed for a quick shot (快照)")
+        for i, t in enumerate(hand.concealed):
+            self.check_tile(t, f"hand.concealed[{i}]", opts)
+        if hand.winning_tile is not None:
+            self.check_tile(hand.winning_tile, "hand.winning_tile", opts)
+        if hand.flowers and not self.allows_flowers:
+            raise InputError(f"hand.flowers: {self.name} has no flowers")
+        for i, t in enumerate(hand.flowers):
+            if t not in self.flower_kinds:
+                raise InputError(f"hand.flowers[{i}]: {CODES[t]} is not a flower in {self.name} "
+                                 f"({' '.join(CODES[k] for k in sorted(self.flower_kinds))})")
+        self.validate_counts(hand, ctx)
+        for i, e in enumerate(ctx.kong_events or []):
+            if e.kind == "flower" and not self.flower_kong_kinds:
+                raise InputError(f"context.kong_events[{i}]: {self.name} has no flower kongs")
+        self.validate_rob_kong(hand, ctx)
+        self.validate_heavenly(hand, ctx)
+        self.validate_earthly(hand, ctx)
+
+    def validate_melds(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> None:
+        """Each meld's tiles exist here, it is not fed by the winner, and a chow comes from an allowed seat."""
         for i, m in enumerate(hand.melds):
             where = f"hand.melds[{i}]"
             for t in m.tiles:
@@ -128,60 +393,110 @@ class Ruleset:
             if m.from_seat == ctx.winner:
                 raise InputError(f"{where}.from: a meld cannot be fed by the winner (seat {ctx.winner}) himself")
             if m.type == "chow":
-                if not self.allows_chow:
+                if not self.chow_from:
                     raise InputError(f"{where}: {self.name} has no chow (吃)")
-                left = (ctx.winner + 3) % 4
-                if m.from_seat != left:
-                    raise InputError(f"{where}.from: a chow can only be claimed from the left player "
-                                     f"(seat {left}), got seat {m.from_seat}")
-        need = self.expected_concealed(hand, ctx)
-        if len(hand.concealed) != need:
-            raise InputError(f"hand.concealed: with {len(hand.melds)} meld(s) the concealed hand holds {need} tiles "
-                             f"(without the winning tile), got {len(hand.concealed)}")
-        if hand.winning_tile is None and ctx.win_type != "quick_shot":
-            raise InputError("hand.winning_tile: null is only allowed for a Nanjing quick shot")
-        for i, t in enumerate(hand.concealed):
-            self.check_tile(t, f"hand.concealed[{i}]", opts)
-        if hand.winning_tile is not None:
-            self.check_tile(hand.winning_tile, "hand.winning_tile", opts)
-        if hand.flowers and not self.allows_flowers:
-            raise InputError(f"hand.flowers: {self.name} has no flowers")
-        all_tiles = list(hand.concealed) + [t for m in hand.melds for t in m.tiles] + list(hand.flowers)
-        if hand.winning_tile is not None:
-            all_tiles.append(hand.winning_tile)
+                assert m.from_seat is not None
+                if relative_seat(ctx.winner, m.from_seat) not in self.chow_from:
+                    allowed = " or ".join(f"the {r} player (seat {seat_of(ctx.winner, r)})" for r in RELATIVE_SEATS
+                                          if r in self.chow_from)
+                    raise InputError(f"{where}.from: a chow can only be claimed from {allowed}, got seat {m.from_seat}")
+
+    def validate_counts(self, hand: Hand, ctx: WinContext) -> None:
+        """No more copies of a tile than the set holds; on a robbed kong, the robbed pung's three count (D-C2)."""
         seen: dict[int, int] = {}
-        for t in all_tiles:
+        for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles) + hand.flowers:
             seen[t] = seen.get(t, 0) + 1
+        w = hand.winning_tile
+        if w is not None:
+            seen[w] = seen.get(w, 0) + 1
         for t, n in seen.items():
-            cap = 1 if 34 <= t < 42 else 4
+            cap = 1 if t in FLOWERS else 4
             if n > cap:
                 raise InputError(f"hand: {n} x {CODES[t]}, but a set has only {cap} (impossible hand)")
-        for e in ctx.kong_events or []:
-            if e.kind == "flower" and not self.allows_flowers:
-                raise InputError(f"context.kong_events: {self.name} has no flower kongs")
-        if ctx.win_type == "quick_shot" and self.name != "nanjing":
-            raise InputError(f"context.win_type: quick_shot exists only in nanjing, not in {self.name}")
+        if ctx.win_type == "rob_kong" and w is not None and seen[w] > 1:
+            raise InputError(f"hand: the winner holds {seen[w] - 1} other {CODES[w]}, but seat {ctx.discarder}'s "
+                             f"robbed kong already shows the other three copies of {CODES[w]} (D-C2)")
+
+    def validate_rob_kong(self, hand: Hand, ctx: WinContext) -> None:
+        """D-C1: only an added kong by the discarder can be robbed, and only one."""
+        robbed = [(i, e) for i, e in enumerate(ctx.kong_events or []) if e.robbed]
+        if ctx.win_type != "rob_kong":
+            if robbed:
+                raise InputError(f"context.kong_events[{robbed[0][0]}].robbed: a kong can only be robbed on a "
+                                 "rob_kong win")
+            return
+        if len(robbed) > 1:
+            raise InputError("context.kong_events: at most one kong is robbed on a rob_kong win, "
+                             f"got {len(robbed)}")
+        for i, e in robbed:
+            if e.seat != ctx.discarder:
+                raise InputError(f"context.kong_events[{i}].robbed: the robbed kong is seat {e.seat}'s, but "
+                                 f"discarder says seat {ctx.discarder} was robbed")
+            if e.kind != "added":
+                what = {"concealed": "a concealed kong", "exposed": "a direct kong from a discard",
+                        "flower": "a flower kong"}[e.kind]
+                raise InputError(f"rob_kong: seat {e.seat}'s robbed kong was {what}, and only an added kong "
+                                 "(a fourth tile added to a pung) can be robbed")
+
+    def validate_heavenly(self, hand: Hand, ctx: WinContext) -> None:
+        """D-C3: 天胡 is the dealer's self-draw, complete on the initial 14 tiles."""
+        if not ctx.heavenly:
+            return
+        if ctx.winner != ctx.dealer:
+            raise InputError(f"heavenly: seat {ctx.winner} is not the dealer (seat {ctx.dealer}); only the dealer "
+                             "can win on the initial deal")
+        if ctx.win_type != "self_draw":
+            raise InputError(f"heavenly: a heavenly hand is complete on the dealer's own 14 tiles, not a "
+                             f"{ctx.win_type} win")
+        if ctx.replacement is not None:
+            raise InputError("heavenly: the initial 14 tiles include no replacement tile")
+        if hand.melds:
+            raise InputError(f"heavenly: the winner declared a {hand.melds[0].type}, but a heavenly hand is "
+                             "complete on the initial 14 tiles, before any meld")
+
+    def validate_earthly(self, hand: Hand, ctx: WinContext) -> None:
+        """D-C3: 地胡 as this ruleset defines it (win types, melds, claims by anyone)."""
+        if not ctx.earthly:
+            return
+        if ctx.winner == ctx.dealer:
+            raise InputError("earthly: an earthly hand is a non-dealer's win; the dealer's is heavenly")
+        if ctx.win_type not in self.earthly_win_types:
+            raise InputError(f"earthly: in {self.name} an earthly hand is won by "
+                             f"{' or '.join(self.earthly_win_types)}, not by {ctx.win_type}")
+        if ctx.replacement is not None:
+            raise InputError("earthly: an earthly hand is won on the first draw, not on a replacement tile")
+        for m in hand.melds:
+            if m.type not in self.earthly_meld_types:
+                raise InputError(f"earthly: the winner has a {m.type} meld, and an earthly hand in {self.name} "
+                                 f"allows {', '.join(self.earthly_meld_types) or 'no meld'}")
+        if self.earthly_no_claims_by_anyone:
+            if ctx.kong_events:
+                raise InputError(f"earthly: seat {ctx.kong_events[0].seat} declared a kong, and an earthly hand "
+                                 "comes before any claim or kong")
+            for seat, melds in ctx.other_melds.items():
+                if melds:
+                    raise InputError(f"earthly: seat {seat} has claimed a meld, and an earthly hand comes before any "
+                                     "claim or kong")
 
     # ------------------------------------------------------------ shapes
     def concealed_counts(self, hand: Hand) -> list[int]:
+        """Counts of the concealed tiles plus the winning tile (playing kinds only)."""
         c = counts_of(hand.concealed)
         if hand.winning_tile is not None and hand.winning_tile < N_KINDS:
             c[hand.winning_tile] += 1
         return c
 
     def shapes(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[Shape]:
-        """Every reading of the hand as a win under this rule set (no ghosts)."""
+        """Every reading of the hand as a win under this ruleset (no ghosts)."""
         counts = tuple(self.concealed_counts(hand))
         out = [Shape("standard", p, g, counts=counts) for p, g in standard(counts)]
-        if not hand.melds or self.seven_pairs_with_melds:
+        if self.seven_pairs and (not hand.melds or self.seven_pairs_with_melds):
             q = seven_pairs_quads(counts)
             if q is not None:
                 out.append(Shape("seven_pairs", quads=q, counts=counts))
         if self.has_orphans and not hand.melds and is_thirteen_orphans(counts):
             out.append(Shape("orphans", counts=counts))
         return out
-
-    has_orphans: ClassVar[bool] = False
 
     def held_counts(self, hand: Hand, counts: tuple[int, ...] | list[int]) -> list[int]:
         """Counts of concealed (+winning) and meld tiles together."""
@@ -199,9 +514,70 @@ class Ruleset:
             return []
         c[w] -= 1
         held = self.held_counts(hand, c)
-        return waits(c, held, self.playing_kinds, seven_pairs=not hand.melds, orphans=self.has_orphans)
+        return waits(c, held, self.playing_kinds, seven_pairs=self.seven_pairs and not hand.melds,
+                     orphans=self.has_orphans)
 
-    playing_kinds: ClassVar[range | tuple[int, ...]] = range(N_KINDS)
+    # ------------------------------------------------------------ the scoring template
+    def score(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
+        """validate (done by the caller) -> views -> evaluate -> rank -> reject -> settle. Hooks below."""
+        early = self.precheck(hand, ctx, opts)
+        if early is not None:
+            return early
+        best: Evaluation | None = None
+        for view in self.views(hand, ctx, opts):
+            ev = self.evaluate(view)
+            if best is None or ev.rank > best.rank:
+                best = ev
+        if best is None:
+            return self.no_shape(hand, ctx, opts)
+        rejected = self.reject(best)
+        if rejected is not None:
+            return rejected
+        result = self.settle(best)
+        for key, pay in (("hand_payments", result.hand_payments), ("kong_payments", result.kong_payments),
+                         ("penalty_payments", result.penalty_payments)):
+            for amount in pay.amounts() if pay is not None else ():
+                check_amount(amount, key)
+        for n in result.net:
+            check_amount(n, "net")
+        return result
+
+    def precheck(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult | None:
+        """A rejection that needs no reading of the tiles (e.g. 封胡); None to go on."""
+        return None
+
+    def views(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Iterable[Any]:
+        """One view per reading of the hand."""
+        return [View(hand, ctx, opts, s, self.held_counts(hand, s.counts)) for s in self.shapes(hand, ctx, opts)]
+
+    def evaluate(self, view: Any) -> Evaluation:  # pragma: no cover - interface
+        """The elements of one reading, the amount and the rank key (the highest rank is kept)."""
+        raise NotImplementedError
+
+    def no_shape(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
+        """The result when no reading makes the tiles a win."""
+        return invalid("not_a_winning_hand", "the tiles form no winning shape of " + self.name)
+
+    def reject(self, best: Evaluation) -> ScoreResult | None:
+        """A rejection of the best reading (too few fan, an illegal small hand); None to settle it."""
+        return None
+
+    def settle(self, best: Evaluation) -> ScoreResult:
+        """Plain settlement: a self-draw is paid by each of three, any other win by the discarder."""
+        v = best.view
+        ctx = v.ctx
+        pay = Payments()
+        if ctx.win_type == "self_draw":
+            settlement: dict[str, Any] = {"mode": "each", "amount": best.amount}
+            pay.each_pays(ctx.winner, best.amount)
+        else:
+            settlement = {"mode": "single", "payer": ctx.discarder, "amount": best.amount}
+            pay.add(ctx.discarder, ctx.winner, best.amount)  # type: ignore[arg-type]
+        result = ScoreResult(valid=True, elements=best.elements, settlement=settlement, liability=None,
+                             hand_payments=pay, kong_payments=self.kong_money(v.hand, ctx, v.opts))
+        if v.shape is not None:
+            result.extra["shape"] = describe_shape(v.shape, v.hand)
+        return result
 
     # ------------------------------------------------------------ kong money
     def kong_events(self, hand: Hand, ctx: WinContext) -> list[KongEvent]:
@@ -219,8 +595,9 @@ class Ruleset:
                     break
         return events
 
-    def score(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:  # pragma: no cover
-        raise NotImplementedError
+    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
+        """Kong money paid at once (none unless the ruleset says so)."""
+        return Payments()
 
 
 def pay_kong_simple(events: list[KongEvent], exposed: int, added: int, concealed_each: int,
@@ -231,9 +608,9 @@ def pay_kong_simple(events: list[KongEvent], exposed: int, added: int, concealed
         if e.robbed:
             continue
         if e.kind == "exposed":
-            pay.add(e.from_seat, e.seat, exposed)
+            pay.add(e.from_seat, e.seat, exposed)  # type: ignore[arg-type]
         elif e.kind == "added":
-            pay.add(e.from_seat, e.seat, added)
+            pay.add(e.from_seat, e.seat, added)  # type: ignore[arg-type]
         elif e.kind == "concealed":
             pay.each_pays(e.seat, concealed_each)
         elif e.kind == "flower":
@@ -241,7 +618,7 @@ def pay_kong_simple(events: list[KongEvent], exposed: int, added: int, concealed
     return pay
 
 
-def feed_counts(melds: Any) -> list[int]:
+def feed_counts(melds: Iterable[Meld]) -> list[int]:
     """How many of these melds each seat fed: pungs, exposed and added kongs (a concealed kong never counts)."""
     feeds = [0, 0, 0, 0]
     for m in melds:
@@ -258,10 +635,15 @@ def apply_exclusions(elements: list[Element]) -> list[Element]:
 
 def suits_and_honors(counts: list[int] | tuple[int, ...]) -> tuple[set[int], bool, bool]:
     """Suits present (0 m, 1 p, 2 s), whether any wind, whether any dragon."""
-    suits = {k // 9 for k in range(27) if counts[k]}
-    winds = any(counts[k] for k in range(27, 31))
-    dragons = any(counts[k] for k in range(31, 34))
+    suits = {k // 9 for k in SUITED if counts[k]}
+    winds = any(counts[k] for k in WINDS)
+    dragons = any(counts[k] for k in HONORS if k not in WINDS)
     return suits, winds, dragons
+
+
+def suit_name(counts: list[int] | tuple[int, ...]) -> str:
+    """The letter of the first suit present (m, p or s)."""
+    return "mps"[next(k // 9 for k in SUITED if counts[k])]
 
 
 def describe_shape(shape: Shape, hand: Hand) -> dict[str, Any]:
@@ -275,3 +657,7 @@ def describe_shape(shape: Shape, hand: Hand) -> dict[str, Any]:
         if shape.kind == "seven_pairs":
             d["quads"] = shape.quads
     return d
+
+
+__all__ = ["BASE", "FAN", "FIELDS", "LIABILITY_TEXT", "MELD_TEXT", "MONEY", "REPLACEMENT_TEXT", "WIN_TYPE_TEXT",
+           "Element", "Evaluation", "Option", "Ruleset", "Shape", "SituationField", "View"]

@@ -8,12 +8,16 @@ from typing import Any
 from ..errors import InputError
 from ..hand import Hand, KongEvent, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
-from ..tiles import CODES, is_wind, rank_of
+from ..text import Text
+from ..tiles import CODES, DRAGONS, FLOWERS, INDEX, SUITED, WINDS, is_wind, rank_of
 from .base import (
+    ERROR_TEXT,
+    MONEY,
     Element,
+    Evaluation,
     Option,
     Ruleset,
-    Shape,
+    View,
     all_pungs,
     describe_shape,
     feed_counts,
@@ -24,17 +28,15 @@ from .base import (
     suits_and_honors,
 )
 
-FLOWER_CODES = {f"f{i}" for i in range(1, 9)} | {"C", "F", "P"}
+SEASONS = frozenset(INDEX[f"f{i}"] for i in range(1, 5))
+PLANTS = frozenset(INDEX[f"f{i}"] for i in range(5, 9))
 
 
 @dataclass(slots=True)
-class JingView:
-    hand: Hand
-    ctx: WinContext
-    opts: dict[str, Any]
-    shape: Shape | None  # None for a quick shot (melds only)
-    all_counts: list[int]
-    chengbei: bool
+class JingView(View):
+    """A reading of the hand (``shape`` None for a quick shot: melds only) under the main or 城北 values."""
+
+    chengbei: bool = False
 
     def v(self, main: int, chengbei: int) -> int:
         return chengbei if self.chengbei else main
@@ -62,8 +64,8 @@ class Paohu(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return True
 
-    def reason(self, v: JingView) -> str:
-        return "every win (跑)"
+    def reason(self, v: JingView) -> Text:
+        return Text("every win (跑)", "每次胡牌都有")
 
 
 class Menqing(JingElement):
@@ -77,8 +79,10 @@ class Menqing(JingElement):
               "none": ()}[mode]
         return all(m.type in ok for m in v.hand.melds)
 
-    def reason(self, v: JingView) -> str:
-        return "no pung (a direct or concealed kong keeps it, D-J1)" if v.hand.melds else "no meld at all"
+    def reason(self, v: JingView) -> Text:
+        if v.hand.melds:
+            return Text("no pung (a direct or concealed kong keeps it)", "沒有碰（明槓、暗槓仍算門清）")
+        return Text("no meld at all", "沒有副露")
 
 
 class Hunyise(JingElement):
@@ -88,8 +92,8 @@ class Hunyise(JingElement):
         suits, winds, _ = suits_and_honors(v.all_counts)
         return len(suits) == 1 and winds
 
-    def reason(self, v: JingView) -> str:
-        return "one suit plus winds"
+    def reason(self, v: JingView) -> Text:
+        return Text("one suit plus winds", "一門花色加風牌")
 
 
 class Qingyise(JingElement):
@@ -99,8 +103,8 @@ class Qingyise(JingElement):
         suits, winds, _ = suits_and_honors(v.all_counts)
         return len(suits) == 1 and not winds
 
-    def reason(self, v: JingView) -> str:
-        return "all tiles of one suit, no winds"
+    def reason(self, v: JingView) -> Text:
+        return Text("all tiles of one suit, no winds", "全部同一門，沒有風牌")
 
 
 class Duiduihu(JingElement):
@@ -109,8 +113,10 @@ class Duiduihu(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return v.quick or all_pungs(v.shape, v.hand)
 
-    def reason(self, v: JingView) -> str:
-        return "four pungs from the quick shot" if v.quick else "every set is a triplet or kong"
+    def reason(self, v: JingView) -> Text:
+        if v.quick:
+            return Text("four pungs from the quick shot", "快照的四組碰")
+        return Text("every set is a triplet or kong", "全是刻子或槓")
 
 
 class Quanqiududiao(JingElement):
@@ -119,28 +125,39 @@ class Quanqiududiao(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return len(v.hand.melds) == 4 and not v.seven
 
-    def reason(self, v: JingView) -> str:
-        return "four declared melds and a single tile left in the hand (stacks with 對對胡, D-J2)"
+    def reason(self, v: JingView) -> Text:
+        return Text("four declared melds and a single tile left in the hand (adds to 對對胡)",
+                    "四組副露，手中單吊一張（與對對胡累加）")
 
 
 class Qidui(JingElement):
     id, zh, en, MAIN, CHENGBEI, big = "qidui", "七對", "Seven pairs", 40, 50, True
 
     def is_condition_met(self, v: JingView) -> bool:
-        return v.seven and v.shape is not None and v.shape.quads == 0
+        return v.seven and not SHUANGQIDUI.is_condition_met(v)
 
-    def reason(self, v: JingView) -> str:
-        return "seven pairs, no quad"
+    def reason(self, v: JingView) -> Text:
+        return Text("seven pairs" + (", a quad held before the win counts as two pairs" if v.shape and v.shape.quads
+                                     else ", no quad"),
+                    "七對" + ("，贏牌前已有的四張相同算兩對" if v.shape and v.shape.quads else "，沒有四張相同"))
 
 
 class Shuangqidui(JingElement):
     id, zh, en, MAIN, CHENGBEI, big = "shuangqidui", "雙七對", "Seven pairs with a quad", 80, 100, True
 
     def is_condition_met(self, v: JingView) -> bool:
-        return v.seven and v.shape is not None and v.shape.quads >= 1
+        """D-J16: the winning tile is the fourth copy of a kind held three times (or any quad, by option)."""
+        if not v.seven or v.shape is None or not v.shape.quads:
+            return False
+        w = v.hand.winning_tile
+        return v.opts["shuangqidui_any_quad"] or (w is not None and v.shape.counts[w] == 4)
 
-    def reason(self, v: JingView) -> str:
-        return "seven pairs holding four identical tiles (replaces 七對, D-J4)"
+    def reason(self, v: JingView) -> Text:
+        if v.opts["shuangqidui_any_quad"]:
+            return Text("seven pairs holding four identical tiles (option: any quad)",
+                        "七對中有四張相同（選項：任何四張）")
+        return Text(f"seven pairs won on the fourth {CODES[v.hand.winning_tile or 0]} of three held (replaces 七對)",
+                    f"手有三張 {CODES[v.hand.winning_tile or 0]}，單聽絕張胡牌（取代七對）")
 
 
 class Wuhuaguo(JingElement):
@@ -149,8 +166,8 @@ class Wuhuaguo(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return not v.hand.flowers
 
-    def reason(self, v: JingView) -> str:
-        return "the winner holds no hard flower"
+    def reason(self, v: JingView) -> Text:
+        return Text("the winner holds no hard flower", "沒有硬花")
 
 
 class Xiaogangkaihua(JingElement):
@@ -159,8 +176,8 @@ class Xiaogangkaihua(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return v.ctx.replacement == "flower"
 
-    def reason(self, v: JingView) -> str:
-        return "won on the replacement tile drawn for a flower"
+    def reason(self, v: JingView) -> Text:
+        return Text("won on the replacement tile drawn for a flower", "補花摸的牌胡")
 
 
 class Dagangkaihua(JingElement):
@@ -169,8 +186,8 @@ class Dagangkaihua(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return v.ctx.replacement == "kong"
 
-    def reason(self, v: JingView) -> str:
-        return "won on the replacement tile drawn for a kong" + (" (城北: the whole total ×2)" if v.chengbei else "")
+    def reason(self, v: JingView) -> Text:
+        return Text("won on the replacement tile drawn for a kong", "槓後補牌胡")
 
 
 class Tianhu(JingElement):
@@ -179,8 +196,11 @@ class Tianhu(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return v.ctx.heavenly
 
-    def reason(self, v: JingView) -> str:
-        return "the dealer was complete on the initial deal" + (" (城北 下課)" if v.chengbei else "")
+    def reason(self, v: JingView) -> Text:
+        if v.chengbei:
+            return Text("the dealer was complete on the initial deal (城北: the game ends, 下課)",
+                        "莊家起手即胡（城北：下課）")
+        return Text("the dealer was complete on the initial deal", "莊家起手即胡")
 
 
 class Dihu(JingElement):
@@ -189,8 +209,8 @@ class Dihu(JingElement):
     def is_condition_met(self, v: JingView) -> bool:
         return v.ctx.earthly
 
-    def reason(self, v: JingView) -> str:
-        return "ready from the deal and won without any pung"
+    def reason(self, v: JingView) -> Text:
+        return Text("ready from the deal and won without any pung", "天聽後不碰直接成牌")
 
 
 class Yajue(JingElement):
@@ -201,58 +221,86 @@ class Yajue(JingElement):
     def is_condition_met(self, v: JingView) -> bool:  # decided with the wait flowers
         return False
 
-    def reason(self, v: JingView) -> str:
-        return f"won the last {CODES[v.hand.winning_tile or 0]} (own exposed pung) in the middle/edge of a run"
+    def reason(self, v: JingView) -> Text:
+        t = CODES[v.hand.winning_tile or 0]
+        return Text(f"won the last {t} (own exposed pung) in the middle/edge of a run",
+                    f"自己碰了 {t}，單聽最後一張 {t} 作順子的中張或邊張")
 
 
 ELEMENTS: tuple[JingElement, ...] = (Paohu(), Menqing(), Hunyise(), Qingyise(), Duiduihu(), Quanqiududiao(), Qidui(),
                                      Shuangqidui(), Wuhuaguo(), Xiaogangkaihua(), Dagangkaihua(), Tianhu(), Dihu())
 YAJUE = Yajue()
+SHUANGQIDUI = next(e for e in ELEMENTS if isinstance(e, Shuangqidui))
 
 
 class Nanjing(Ruleset):
     """南京 (花): see RULES.md §3."""
 
     name = "nanjing"
-    title = "Nanjing (花)"
-    allows_flowers = True
-    playing_kinds = range(31)
+    title = Text("Nanjing (花)", "南京（花）")
+    unit = Text("hua", "花")
+    playing_kinds = tuple(SUITED) + tuple(WINDS)
+    flower_kinds = frozenset(FLOWERS) | frozenset(DRAGONS)
+    flower_kong_kinds = tuple(frozenset({d}) for d in DRAGONS)  # four of one dragon (D-J15)
+    win_types = ("self_draw", "discard", "rob_kong", "quick_shot")
+    replacements = ("kong", "flower")
+    situation_fields = ("replacement", "bloom_kong", "heavenly", "earthly", "kong_events", "penalty_events")
+    earthly_win_types = ("self_draw", "discard", "rob_kong")
+    earthly_meld_types = ("kong_exposed", "kong_concealed")  # 可以杠牌; an added kong began as a pung
+    earthly_no_claims_by_anyone = False
+    winner_deals_next = False
+    field_help = {"earthly": Text("ready from the deal (天聽) and won without any pung; kongs allowed",
+                                  "天聽後不碰直接成牌，可以槓")}
+    errors = {**ERROR_TEXT, "illegal_small_hand": Text(
+        "a small hand must be concealed (門清), have a big-hand element or at least 4 hard flowers",
+        "小胡必須門清、有大胡或至少四個硬花")}
     options = {
-        "variant": Option("main", opt_choice("main", "chengbei"), "main rules or the 城北 (Chengbei) house variant"),
-        "flower_multiplier": Option(2, opt_int(1), "each hard or soft flower is worth this many 花 (花砸幾)"),
-        "min_hard_flowers_small": Option(4, opt_int(0), "hard flowers a small hand needs to be legal (§3.5)"),
+        "variant": Option("main", opt_choice("main", "chengbei"), "main rules or the 城北 (Chengbei) house variant",
+                          "主規則或城北"),
+        "flower_multiplier": Option(2, opt_int(1, 10**6), "each hard or soft flower is worth this many 花 (花砸幾)",
+                                    "每個花砸幾"),
+        "min_hard_flowers_small": Option(4, opt_int(0, 20), "hard flowers a small hand needs to be legal (§3.5)",
+                                         "小胡最少硬花數"),
         "menqing_kongs": Option("direct_and_concealed_ok", opt_choice("direct_and_concealed_ok", "concealed_only",
-                                                                      "none"), "which kongs keep 門清 (D-J1)"),
-        "kong_soft_flowers": Option(True, opt_bool, "kongs give soft flowers: exposed 1, concealed 2, wind +1 (D-J6)"),
-        "concealed_wind_triplet_soft": Option(True, opt_bool, "a concealed wind triplet counts as 風碰 (D-J6)"),
-        "kong_pay_exposed": Option(10, opt_int(0), "exposed kong: the kong'd player pays the kong maker (D-J10)"),
-        "kong_pay_concealed": Option(5, opt_int(0), "concealed kong: each of three pays (D-J10)"),
-        "kong_pay_flower": Option(5, opt_int(0), "花杠 (four of one dragon): each of three pays (D-J10)"),
-        "penalty_follow": Option(5, opt_int(0), "跟牌: the first of four same discards pays each other player"),
-        "penalty_four_same": Option(5, opt_int(0), "four identical discards by one player: he pays each other"),
-        "seasons_sets_as_flower_kong": Option(False, opt_bool, "f1–f4 and f5–f8 sets also make a 花杠 (D-J15)"),
+                                                                      "none"), "which kongs keep 門清 (D-J1)",
+                                "哪些槓仍算門清"),
+        "kong_soft_flowers": Option(True, opt_bool, "kongs give soft flowers: exposed 1, concealed 2, wind +1 (D-J6)",
+                                    "槓算軟花：明槓 1，暗槓 2，風槓加 1"),
+        "concealed_wind_triplet_soft": Option(True, opt_bool, "a concealed wind triplet counts as 風碰 (D-J6)",
+                                              "暗風刻算風碰"),
+        "kong_pay_exposed": Option(10, MONEY, "exposed kong: the kong'd player pays the kong maker (D-J10)",
+                                   "明槓：被槓者付"),
+        "kong_pay_concealed": Option(5, MONEY, "concealed kong: each of three pays (D-J10)", "暗槓：三家各付"),
+        "kong_pay_flower": Option(5, MONEY, "花杠 (four of one dragon): each of three pays (D-J10)", "花槓：三家各付"),
+        "penalty_follow": Option(5, MONEY, "跟牌: the first of four same discards pays each other player",
+                                 "跟牌：第一個打的人付每家"),
+        "penalty_four_same": Option(5, MONEY, "four identical discards by one player: he pays each other",
+                                    "一人打出四張相同：付每家"),
+        "seasons_sets_as_flower_kong": Option(False, opt_bool, "f1–f4 and f5–f8 sets also make a 花杠 (D-J15)",
+                                              "春夏秋冬、梅蘭菊竹成套也算花槓"),
+        "shuangqidui_any_quad": Option(False, opt_bool, "雙七對 for any quad held, not only one completed by the "
+                                       "winning tile (the older reading, D-J16)", "任何四張相同都算雙七對（舊解）"),
     }
+
+    def flower_kong_sets(self, opts: dict[str, Any]) -> tuple[frozenset[int], ...]:
+        return self.flower_kong_kinds + ((SEASONS, PLANTS) if opts["seasons_sets_as_flower_kong"] else ())
 
     def expected_concealed(self, hand: Hand, ctx: WinContext) -> int:
         return 2 if ctx.win_type == "quick_shot" else super().expected_concealed(hand, ctx)
 
-    def check_tile(self, t: int, where: str, opts: dict[str, Any]) -> None:
-        if t >= 31:
-            raise InputError(f"{where}: {CODES[t]} is a flower in nanjing and belongs in hand.flowers")
-
     def validate(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> None:
         super().validate(hand, ctx, opts)
-        for i, t in enumerate(hand.flowers):
-            if CODES[t] not in FLOWER_CODES:
-                raise InputError(f"hand.flowers[{i}]: {CODES[t]} is not a hard flower (f1-f8, C, F, P)")
         if ctx.win_type == "quick_shot":
             if hand.winning_tile is not None:
                 raise InputError("hand.winning_tile: a quick shot (快照) has no winning tile (null)")
             if len(hand.melds) != 4:
-                raise InputError("hand.melds: a quick shot (快照) settles four pungs")
-            if ctx.discarder is None or feed_counts(hand.melds)[ctx.discarder] < 3:
-                raise InputError("context.discarder: a quick shot needs three earlier mouths from the feeder, "
-                                 f"seat {ctx.discarder}")
+                raise InputError(f"quick_shot: a quick shot (快照) settles four melds fed by seat {ctx.discarder}, "
+                                 f"got {len(hand.melds)} meld(s)")
+            for i, m in enumerate(hand.melds):
+                if not m.is_claimed or m.from_seat != ctx.discarder:
+                    got = "a concealed kong" if m.from_seat is None else f"a {m.type} fed by seat {m.from_seat}"
+                    raise InputError(f"hand.melds[{i}]: a quick shot needs all four melds fed by seat "
+                                     f"{ctx.discarder} (three mouths, then the fourth), got {got} (D-C4)")
 
     def sanzui_feeder(self, hand: Hand, ctx: WinContext) -> int | None:
         """The seat that fed three or more of the winner's melds (三嘴)."""
@@ -273,7 +321,7 @@ class Nanjing(Ruleset):
             add("queyi")
         if v.seven:
             assert v.shape is not None
-            for k in range(27, 31):
+            for k in WINDS:
                 if v.shape.counts[k]:
                     add("feng_dui", v.shape.counts[k] // 2)
             return items, False
@@ -285,7 +333,7 @@ class Nanjing(Ruleset):
             elif opts["kong_soft_flowers"]:
                 add(m.type, (2 if m.type == "kong_concealed" else 1) + wind)
             elif wind:
-                add("feng_peng")
+                add("feng_peng")  # D-C8: a wind kong still holds a wind pung
         if v.quick:
             return items, False
         assert v.shape is not None
@@ -319,9 +367,19 @@ class Nanjing(Ruleset):
                 add("duzhan")
         return items, yajue
 
-    # -------------------------------------------------------------- scoring
-    def evaluate(self, v: JingView) -> tuple[int, list[ScoredElement], bool]:
-        """Total per share, elements and whether a big-hand element is present."""
+    # -------------------------------------------------------------- scoring hooks
+    def views(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[JingView]:
+        chengbei = opts["variant"] == "chengbei"
+        if ctx.win_type == "quick_shot":
+            return [JingView(hand, ctx, opts, None, self.held_counts(hand, [0] * len(CODES)), chengbei)]
+        return [JingView(hand, ctx, opts, s, self.held_counts(hand, s.counts), chengbei)
+                for s in self.shapes(hand, ctx, opts)]
+
+    def no_shape(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
+        return invalid("not_a_winning_hand", "the tiles form neither four sets and a pair nor seven pairs")
+
+    def evaluate(self, v: JingView) -> Evaluation:
+        """Total per share and elements; ranked legal first, then by total."""
         out: list[ScoredElement] = []
         big = False
         total = 0
@@ -340,62 +398,44 @@ class Nanjing(Ruleset):
         items, yajue = self.soft_flowers(v)
         if yajue:
             val = YAJUE.value(v)
-            out.append(ScoredElement(YAJUE.id, YAJUE.zh, YAJUE.en, YAJUE.reason(v), value=val))
+            out.append(YAJUE.scored(v, value=val))
             total += val
             big |= not v.chengbei  # 壓絕 is a big hand in main only
         mult = v.opts["flower_multiplier"]
         n_hard = len(v.hand.flowers)
         out.append(ScoredElement("hard_flowers", "硬花", "Hard flowers",
-                                 f"{n_hard} hard flower(s) set aside × {mult}" if n_hard else "no hard flower",
+                                 Text(f"{n_hard} hard flower(s) set aside × {mult}", f"{n_hard} 個硬花 × {mult}")
+                                 if n_hard else Text("no hard flower", "沒有硬花"),
                                  value=n_hard * mult, extra={"count": n_hard}))
         n_soft = sum(items.values())
-        order = ("feng_peng", "kong_exposed", "kong_added", "kong_concealed", "feng_dui", "queyi", "yadang",
-                 "bianzhi", "duzhan")
-        item_list = [{"id": k, "count": items[k]} for k in order if items.get(k)]
+        item_list = [{"id": k, "count": items[k]} for k in SOFT_ORDER if items.get(k)]
         out.append(ScoredElement("soft_flowers", "軟花", "Soft flowers",
-                                 (", ".join(f"{i['id']} {i['count']}" for i in item_list) + f" × {mult}")
-                                 if item_list else "no soft flower", value=n_soft * mult,
+                                 Text(", ".join(f"{SOFT_TEXT[i['id']].en} {i['count']}" for i in item_list)
+                                      + f" × {mult}", "、".join(f"{SOFT_TEXT[i['id']].zh} {i['count']}"
+                                                                for i in item_list) + f" × {mult}")
+                                 if item_list else Text("no soft flower", "沒有軟花"), value=n_soft * mult,
                                  extra={"count": n_soft, "items": item_list}))
         total += (n_hard + n_soft) * mult
         if v.chengbei and v.ctx.replacement == "kong":
             out.append(ScoredElement("dagangkaihua", "大杠開花", "Bloom on a kong",
-                                     "won on a kong replacement: 城北 兜底翻, the whole total ×2", multiplier=2))
+                                     Text("won on a kong replacement: 城北 兜底翻, the whole total ×2",
+                                          "大杠開花：城北兜底翻，總數加倍"), multiplier=2))
             total *= 2
             big = True
-        return total, out, big
+        menqing = any(e.id == "menqing" for e in out)
+        legal = menqing or big or n_hard >= v.opts["min_hard_flowers_small"]
+        return Evaluation(v, out, total, (legal, total), {"dahu": big, "legal": legal})
 
-    def score(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
-        chengbei = opts["variant"] == "chengbei"
-        if ctx.win_type == "quick_shot":
-            counts = [0] * 34
-            views = [JingView(hand, ctx, opts, None, self.held_counts(hand, counts), chengbei)]
-        else:
-            shapes = self.shapes(hand, ctx, opts)
-            if not shapes:
-                return invalid("not_a_winning_hand", "the tiles form neither four sets and a pair nor seven pairs")
-            views = [JingView(hand, ctx, opts, s, self.held_counts(hand, s.counts), chengbei) for s in shapes]
-        best = None
-        for v in views:
-            total, elements, big = self.evaluate(v)
-            menqing = any(e.id == "menqing" for e in elements)
-            legal = menqing or big or len(hand.flowers) >= opts["min_hard_flowers_small"]
-            key = (legal, total)
-            if best is None or key > best[0]:
-                best = (key, elements, big, v)
-        assert best is not None
-        (legal, total), elements, big, v = best
-        if not legal:
-            return invalid("illegal_small_hand", "a small hand (小胡) must be 門清, hold a big-hand element or have "
-                           f"at least {opts['min_hard_flowers_small']} hard flowers")
-        result = self.settle(hand, ctx, opts, total, elements)
-        result.extra_first = {"total": total, "dahu": big}
-        if v.shape is not None:
-            result.extra["shape"] = describe_shape(v.shape, hand)
-        return result
+    def reject(self, best: Evaluation) -> ScoreResult | None:
+        if best.info["legal"]:
+            return None
+        return invalid("illegal_small_hand", "a small hand (小胡) must be 門清, hold a big-hand element or have "
+                       f"at least {best.view.opts['min_hard_flowers_small']} hard flowers")
 
-    def settle(self, hand: Hand, ctx: WinContext, opts: dict[str, Any], t: int,
-               elements: list[ScoredElement]) -> ScoreResult:
+    def settle(self, best: Evaluation) -> ScoreResult:
         """§3.6 payments with the precedence 搶杠 > 大杠開花 > 快照 > 三嘴 > ordinary; side payments of §3.8."""
+        v: JingView = best.view
+        hand, ctx, opts, t, elements = v.hand, v.ctx, v.opts, best.amount, best.elements
         w = ctx.winner
         pay = Payments()
         liability = None
@@ -423,24 +463,30 @@ class Nanjing(Ruleset):
             pay.each_pays(w, t)
         else:
             pay.add(ctx.discarder, w, t)  # type: ignore[arg-type]
-        exposed = opts["kong_pay_exposed"]
-        kong = pay_kong_simple(self.side_kong_events(hand, ctx, opts), exposed, exposed, opts["kong_pay_concealed"],
-                               opts["kong_pay_flower"])
         pen = Payments()
         for kind, seat in ctx.penalty_events:
             pen.pays_each(seat, opts["penalty_follow"] if kind == "follow" else opts["penalty_four_same"])
-        return ScoreResult(valid=True, elements=elements, settlement=settlement, liability=liability,
-                           hand_payments=pay, kong_payments=kong, penalty_payments=pen)
+        result = ScoreResult(valid=True, elements=elements, settlement=settlement, liability=liability,
+                             hand_payments=pay, kong_payments=self.kong_money(hand, ctx, opts), penalty_payments=pen)
+        result.extra_first = {"total": t, "dahu": best.info["dahu"]}
+        if v.shape is not None:
+            result.extra["shape"] = describe_shape(v.shape, hand)
+        return result
 
-    def side_kong_events(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[KongEvent]:
-        """As the base, plus the winner's flower kongs (花杠) from his flowers when no kong_events were given."""
+    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
+        """§3.8 kong money; without kong_events, the winner's kongs and his flower kongs (花杠) from his flowers."""
         events = self.kong_events(hand, ctx)
         if ctx.kong_events is None:
-            fl = [CODES[t] for t in hand.flowers]
-            sets = [[d] * 4 for d in "CFP"]
-            if opts["seasons_sets_as_flower_kong"]:
-                sets += [["f1", "f2", "f3", "f4"], ["f5", "f6", "f7", "f8"]]
-            for s in sets:
-                if all(fl.count(c) >= s.count(c) for c in set(s)):
-                    events.append(KongEvent(ctx.winner, "flower"))
-        return events
+            events += [KongEvent(ctx.winner, "flower")] * self.flower_kongs(hand.flowers, opts)
+        exposed = opts["kong_pay_exposed"]
+        return pay_kong_simple(events, exposed, exposed, opts["kong_pay_concealed"], opts["kong_pay_flower"])
+
+
+SOFT_ORDER = ("feng_peng", "kong_exposed", "kong_added", "kong_concealed", "feng_dui", "queyi", "yadang", "bianzhi",
+              "duzhan")
+SOFT_TEXT = {
+    "feng_peng": Text("wind pung", "風碰"), "kong_exposed": Text("exposed kong", "明杠"),
+    "kong_added": Text("added kong", "加杠"), "kong_concealed": Text("concealed kong", "暗杠"),
+    "feng_dui": Text("wind pair", "風對"), "queyi": Text("two suits only", "缺一"),
+    "yadang": Text("middle wait", "壓檔"), "bianzhi": Text("edge wait", "邊枝"), "duzhan": Text("pair wait", "獨占"),
+}

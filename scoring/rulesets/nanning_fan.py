@@ -14,15 +14,22 @@ from ..divider import (
 )
 from ..errors import InputError
 from ..hand import Hand, WinContext
+from ..limits import check_amount, shorten
 from ..result import Payments, ScoredElement, ScoreResult, invalid
+from ..text import Text
 from ..tiles import BLANK_GHOST, CODES, N_KINDS, next_kind, parse_tile
 from .base import (
+    BASE,
+    ERROR_TEXT,
+    FAN,
+    MONEY,
     Element,
+    Evaluation,
     Option,
     Ruleset,
     Shape,
+    View,
     all_pungs,
-    describe_shape,
     opt_bool,
     opt_int,
     pay_kong_simple,
@@ -36,7 +43,7 @@ def opt_ghost(name: str, v: Any) -> Any:
         return None
     if not isinstance(v, dict) or v.get("mode") not in ("flip", "extra4"):
         raise InputError(f"options.{name}: expected null, {{\"mode\": \"flip\", \"indicator\": tile}} or "
-                         f"{{\"mode\": \"extra4\"}}, got {v!r}")
+                         f"{{\"mode\": \"extra4\"}}, got {shorten(v)}")
     if v["mode"] == "flip":
         t = parse_tile(v.get("indicator"), f"options.{name}.indicator")
         return {"mode": "flip", "indicator": CODES[t], "kind": next_kind(t)}
@@ -45,22 +52,20 @@ def opt_ghost(name: str, v: Any) -> Any:
 
 def opt_kong_payment(name: str, v: Any) -> dict[str, int]:
     if not isinstance(v, dict) or set(v) - {"exposed", "added", "concealed_each"}:
-        raise InputError(f"options.{name}: expected {{\"exposed\", \"added\", \"concealed_each\"}} amounts, got {v!r}")
+        raise InputError(f"options.{name}: expected {{\"exposed\", \"added\", \"concealed_each\"}} amounts, "
+                         f"got {shorten(v)}")
     out = {"exposed": 0, "added": 0, "concealed_each": 0}
     for k, val in v.items():
-        out[k] = opt_int(0)(f"{name}.{k}", val)
+        out[k] = MONEY(f"{name}.{k}", val)
     return out
 
 
 @dataclass(slots=True)
-class FanView:
-    hand: Hand
-    ctx: WinContext
-    opts: dict[str, Any]
-    shape: Shape
-    all_counts: list[int]  # represented tiles of hand + melds
-    wild: int  # ghost tiles acting as wild
-    wild_win: bool  # the self-drawn winning tile is a ghost
+class FanView(View):
+    """A reading after ghost substitution: ``all_counts`` are the represented tiles of hand and melds."""
+
+    wild: int = 0  # ghost tiles acting as wild
+    wild_win: bool = False  # the self-drawn winning tile is a ghost
 
 
 class FanElement(Element):
@@ -79,8 +84,8 @@ class Duiduihu(FanElement):
     def fan(self, v: FanView) -> int:
         return v.opts["duiduihu_fan"]
 
-    def reason(self, v: FanView) -> str:
-        return "every set is a triplet or kong"
+    def reason(self, v: FanView) -> Text:
+        return Text("every set is a triplet or kong", "全是刻子或槓")
 
 
 class Hunyise(FanElement):
@@ -90,8 +95,8 @@ class Hunyise(FanElement):
         suits, winds, dragons = suits_and_honors(v.all_counts)
         return len(suits) == 1 and (winds or dragons)
 
-    def reason(self, v: FanView) -> str:
-        return "one suit plus honors"
+    def reason(self, v: FanView) -> Text:
+        return Text("one suit plus honors", "一門花色加字牌")
 
 
 class Qingyise(FanElement):
@@ -104,8 +109,8 @@ class Qingyise(FanElement):
     def fan(self, v: FanView) -> int:
         return v.opts["qingyise_fan"]
 
-    def reason(self, v: FanView) -> str:
-        return "all tiles of one suit, no honors"
+    def reason(self, v: FanView) -> Text:
+        return Text("all tiles of one suit, no honors", "全部同一門，沒有字牌")
 
 
 class Qixiaodui(FanElement):
@@ -117,8 +122,10 @@ class Qixiaodui(FanElement):
     def fan(self, v: FanView) -> int:
         return v.opts["qixiaodui_fan"]
 
-    def reason(self, v: FanView) -> str:
-        return "seven pairs and no melds" + (" (a quad counts as two pairs)" if v.shape.quads else "")
+    def reason(self, v: FanView) -> Text:
+        if v.shape.quads:
+            return Text("seven pairs and no melds (a quad counts as two pairs)", "七對，沒有副露（四張相同算兩對）")
+        return Text("seven pairs and no melds", "七對，沒有副露")
 
 
 class QixiaoduiZimo(FanElement):
@@ -127,8 +134,8 @@ class QixiaoduiZimo(FanElement):
     def is_condition_met(self, v: FanView) -> bool:
         return v.shape.kind == "seven_pairs" and v.ctx.win_type == "self_draw"
 
-    def reason(self, v: FanView) -> str:
-        return "seven pairs won by self-draw"
+    def reason(self, v: FanView) -> Text:
+        return Text("seven pairs won by self-draw", "七對自摸")
 
 
 class Qiangganghu(FanElement):
@@ -137,8 +144,8 @@ class Qiangganghu(FanElement):
     def is_condition_met(self, v: FanView) -> bool:
         return v.ctx.win_type == "rob_kong"
 
-    def reason(self, v: FanView) -> str:
-        return f"won on the tile seat {v.ctx.discarder} added to a pung"
+    def reason(self, v: FanView) -> Text:
+        return Text(f"won on the tile seat {v.ctx.discarder} added to a pung", f"胡座位 {v.ctx.discarder} 加槓的牌")
 
 
 class Haidilaoyue(FanElement):
@@ -147,8 +154,8 @@ class Haidilaoyue(FanElement):
     def is_condition_met(self, v: FanView) -> bool:
         return v.ctx.win_type == "self_draw" and v.ctx.last_tile
 
-    def reason(self, v: FanView) -> str:
-        return "self-drew the last wall tile"
+    def reason(self, v: FanView) -> Text:
+        return Text("self-drew the last wall tile", "自摸最後一張牌")
 
 
 class GhostPenalty(FanElement):
@@ -160,8 +167,10 @@ class GhostPenalty(FanElement):
     def fan(self, v: FanView) -> int:
         return -v.opts["ghost_fan_penalty"] * v.wild
 
-    def reason(self, v: FanView) -> str:
-        return f"{v.wild} ghost tile(s) in the hand, −{v.opts['ghost_fan_penalty']} fan each (option)"
+    def reason(self, v: FanView) -> Text:
+        k = v.opts["ghost_fan_penalty"]
+        return Text(f"{v.wild} ghost tile(s) in the hand, −{k} fan each (option)",
+                    f"手中 {v.wild} 張鬼牌，每張減 {k} 番（選項）")
 
 
 class GhostZimo(FanElement):
@@ -173,8 +182,8 @@ class GhostZimo(FanElement):
     def fan(self, v: FanView) -> int:
         return v.opts["ghost_selfdraw_bonus"]
 
-    def reason(self, v: FanView) -> str:
-        return "the self-drawn winning tile is a ghost (option)"
+    def reason(self, v: FanView) -> Text:
+        return Text("the self-drawn winning tile is a ghost (option)", "自摸到鬼牌（選項）")
 
 
 class Pinghu(FanElement):
@@ -183,8 +192,8 @@ class Pinghu(FanElement):
     def is_condition_met(self, v: FanView) -> bool:
         return v.shape.kind == "standard"
 
-    def reason(self, v: FanView) -> str:
-        return "four sets and a pair with no pattern fan"
+    def reason(self, v: FanView) -> Text:
+        return Text("four sets and a pair with no pattern fan", "四組一對，沒有其他牌型")
 
 
 PATTERNS: tuple[FanElement, ...] = (Duiduihu(), Hunyise(), Qingyise(), Qixiaodui())
@@ -193,30 +202,44 @@ PINGHU = Pinghu()
 
 LIMITS = {"shisanyao": ("十三幺", "Thirteen orphans"), "tianhu": ("天胡", "Heavenly hand"),
           "dihu": ("地胡", "Earthly hand")}
+LIMIT_REASONS = {
+    "shisanyao": Text("one of each terminal and honor plus a duplicate", "十三種幺九字牌各一張再加一張"),
+    "tianhu": Text("the dealer was complete on his initial 14 tiles", "莊家起手十四張即胡"),
+    "dihu": Text("a non-dealer won before his first discard with no claim made", "閒家第一巡內胡，之前無人吃碰槓"),
+}
 
 
 class NanningFan(Ruleset):
     """南寧 (番): see RULES.md §2."""
 
     name = "nanning-fan"
-    title = "Nanning fan (番, ghosts)"
-    allows_chow = True
+    title = Text("Nanning fan (番, ghosts)", "南寧（番，鬼牌）")
+    unit = Text("points", "分")
+    chow_from = frozenset({"left"})
     has_orphans = True
+    situation_fields = ("last_tile", "heavenly", "earthly", "kong_events")
+    earthly_win_types = ("self_draw", "discard")  # D-F7
+    field_help = {"earthly": Text("a non-dealer wins before his first discard, with no chow, pung or kong by anyone",
+                                  "閒家第一巡內胡，之前無人吃碰槓")}
+    errors = {**ERROR_TEXT, "below_min_fan": Text("the hand has less than 1 fan", "不足一番")}
     options = {
-        "base": Option(1, opt_int(1), "points = base × 2^(fan−1)"),
-        "fan_cap": Option(None, opt_int(1, nullable=True), "cap on fan (null = 上不封頂, no cap) (D-F2)"),
-        "manguan_fan": Option(6, opt_int(1), "滿貫 fan when there is no cap (limit hands) (D-F2)"),
-        "duiduihu_fan": Option(2, opt_int(0), "對對胡 fan (source 2–3) (D-F1)"),
-        "qingyise_fan": Option(5, opt_int(0), "清一色 fan (source 5–6) (D-F1)"),
-        "qixiaodui_fan": Option(4, opt_int(0), "七小對 fan (D-F1)"),
-        "ghost": Option(None, opt_ghost, "ghost tiles: null, flip with an indicator, or extra4 blanks (§2.4)"),
-        "ghost_pair_allowed": Option(False, opt_bool, "a pair of ghosts only may be the pair (D-F4)"),
-        "ghost_fan_penalty": Option(0, opt_int(0), "−k fan per ghost held in the hand"),
-        "ghost_selfdraw_bonus": Option(0, opt_int(0), "+k fan when the self-drawn winning tile is a ghost"),
+        "base": Option(1, BASE, "points = base × 2^(fan−1)", "分數 = 底 × 2^(番−1)"),
+        "fan_cap": Option(None, opt_int(1, 64, nullable=True), "cap on fan (null = 上不封頂, no cap) (D-F2)",
+                          "封頂番數（空 = 上不封頂）"),
+        "manguan_fan": Option(6, opt_int(1, 64), "滿貫 fan when there is no cap (limit hands) (D-F2)", "滿貫番數"),
+        "duiduihu_fan": Option(2, FAN, "對對胡 fan (source 2–3) (D-F1)", "對對胡番數"),
+        "qingyise_fan": Option(5, FAN, "清一色 fan (source 5–6) (D-F1)", "清一色番數"),
+        "qixiaodui_fan": Option(4, FAN, "七小對 fan (D-F1)", "七小對番數"),
+        "ghost": Option(None, opt_ghost, "ghost tiles: null, flip with an indicator, or extra4 blanks (§2.4)",
+                        "鬼牌：無、翻牌定鬼，或四張白板鬼"),
+        "ghost_pair_allowed": Option(False, opt_bool, "a pair of ghosts only may be the pair (D-F4)", "鬼牌可單獨作將"),
+        "ghost_fan_penalty": Option(0, FAN, "−k fan per ghost held in the hand", "手中每張鬼牌減幾番"),
+        "ghost_selfdraw_bonus": Option(0, FAN, "+k fan when the self-drawn winning tile is a ghost", "自摸鬼牌加幾番"),
         "kong_payment": Option({"exposed": 0, "added": 0, "concealed_each": 0}, opt_kong_payment,
-                               "kong money amounts (source silent: 0) (D-F5)"),
-        "zhahu_penalty": Option(None, opt_int(0, nullable=True),
-                                "詐胡: the false winner pays each other player this (null = 滿貫 points) (D-F9)"),
+                               "kong money amounts (source silent: 0) (D-F5)", "槓錢（原文未定：0）"),
+        "zhahu_penalty": Option(None, opt_int(0, 10**6, nullable=True),
+                                "詐胡: the false winner pays each other player this (null = 滿貫 points) (D-F9)",
+                                "詐胡者付每家多少（空 = 滿貫分）"),
     }
 
     def ghost_kind(self, opts: dict[str, Any]) -> int | None:
@@ -238,8 +261,6 @@ class NanningFan(Ruleset):
                 if g in m.tiles:
                     raise InputError(f"hand.melds[{i}]: {CODES[g]} is this hand's ghost and ghosts cannot sit in a "
                                      "declared meld (D-F8)")
-        if ctx.replacement == "flower":
-            raise InputError("context.replacement: nanning-fan has no flowers")
 
     def manguan(self, opts: dict[str, Any]) -> int:
         return opts["fan_cap"] if opts["fan_cap"] is not None else opts["manguan_fan"]
@@ -363,41 +384,45 @@ class NanningFan(Ruleset):
                 variants.append(tuple(odd) + tuple(k for k in choice for _ in (0, 1)))
         return variants
 
-    # -------------------------------------------------------------- scoring
-    def evaluate(self, v: FanView) -> list[ScoredElement]:
-        out = []
+    # -------------------------------------------------------------- scoring hooks
+    def views(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[FanView]:
+        shapes, wild, wild_win = self.ghost_shapes(hand, ctx, opts)
+        return [FanView(hand, ctx, opts, s, self.held_counts(hand, s.counts), wild, wild_win) for s in shapes]
+
+    def elements(self, v: FanView) -> list[ScoredElement]:
+        """The fan elements of one reading: a limit hand alone, or patterns (平胡 if none) plus bonuses."""
         limits = []
         if v.shape.kind == "orphans":
             cap = v.opts["fan_cap"]
-            limits.append(("shisanyao", min(13, cap) if cap is not None else 13, "one of each terminal and honor "
-                           "plus a duplicate"))
+            limits.append(("shisanyao", min(13, cap) if cap is not None else 13))
         if v.ctx.heavenly:
-            limits.append(("tianhu", self.manguan(v.opts), "the dealer was complete on his initial 14 tiles"))
+            limits.append(("tianhu", self.manguan(v.opts)))
         if v.ctx.earthly:
-            limits.append(("dihu", self.manguan(v.opts), "a non-dealer won before his first discard with no claim "
-                           "made (D-F7)"))
+            limits.append(("dihu", self.manguan(v.opts)))
         if limits:
-            lid, fan, why = max(limits, key=lambda x: x[1])
+            lid, fan = max(limits, key=lambda x: x[1])
             zh, en = LIMITS[lid]
-            return [ScoredElement(lid, zh, en, f"{why}: limit hand, nothing else counts", fan=fan)]
-        for e in PATTERNS:
-            if e.is_condition_met(v):
-                out.append(ScoredElement(e.id, e.zh, e.en, e.reason(v), fan=e.fan(v)))
+            why = LIMIT_REASONS[lid]
+            return [ScoredElement(lid, zh, en, Text(f"{why.en}: limit hand, nothing else counts",
+                                                    f"{why.zh}：滿貫，其他不計"), fan=fan)]
+        out = [e.scored(v, fan=e.fan(v)) for e in PATTERNS if e.is_condition_met(v)]
         if not out and PINGHU.is_condition_met(v):
-            out.append(ScoredElement(PINGHU.id, PINGHU.zh, PINGHU.en, PINGHU.reason(v), fan=1))
-        for e in BONUSES:
-            if e.is_condition_met(v):
-                out.append(ScoredElement(e.id, e.zh, e.en, e.reason(v), fan=e.fan(v)))
+            out.append(PINGHU.scored(v, fan=1))
+        out += [e.scored(v, fan=e.fan(v)) for e in BONUSES if e.is_condition_met(v)]
         return out
 
-    def total_fan(self, elements: list[ScoredElement], opts: dict[str, Any]) -> int:
+    def evaluate(self, v: FanView) -> Evaluation:
+        elements = self.elements(v)
         fan = sum(e.fan or 0 for e in elements)
-        return min(fan, opts["fan_cap"]) if opts["fan_cap"] is not None else fan
+        if v.opts["fan_cap"] is not None:
+            fan = min(fan, v.opts["fan_cap"])
+        return Evaluation(v, elements, fan, fan)
 
     def false_win(self, error: str, message: str, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
         """詐胡: the declared win is illegal, the false winner pays each other player the penalty."""
         amount = opts["zhahu_penalty"] if opts["zhahu_penalty"] is not None else \
             self.points(self.manguan(opts), opts)
+        check_amount(3 * amount, "zhahu_penalty")
         pay = Payments()
         pay.pays_each(ctx.winner, amount)
         net = [0, 0, 0, 0]
@@ -405,45 +430,34 @@ class NanningFan(Ruleset):
         return invalid(error, message, zhahu={"offender": ctx.winner, "amount_each": amount},
                        penalty_payments=pay.to_json(), net=net)
 
-    def score(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
-        shapes, wild, wild_win = self.ghost_shapes(hand, ctx, opts)
-        if not shapes:
-            return self.false_win("not_a_winning_hand", "the tiles form no standard hand, seven pairs or thirteen "
-                                  "orphans" + (" with any ghost substitution" if wild else ""), ctx, opts)
-        best = None
-        for shape in shapes:
-            all_counts = self.held_counts(hand, shape.counts)
-            v = FanView(hand, ctx, opts, shape, all_counts, wild, wild_win)
-            elements = self.evaluate(v)
-            fan = self.total_fan(elements, opts)
-            if best is None or fan > best[0]:
-                best = (fan, elements, v)
-        assert best is not None
-        fan, elements, v = best
-        if fan < 1:
-            return self.false_win("below_min_fan", f"the hand is worth {fan} fan; at least 1 is needed (無番不可胡)",
-                                  ctx, opts)
-        points = self.points(fan, opts)
-        pay = Payments()
-        if ctx.win_type == "self_draw":
-            settlement: dict[str, Any] = {"mode": "each", "amount": points}
-            pay.each_pays(ctx.winner, points)
-        else:
-            assert ctx.discarder is not None
-            settlement = {"mode": "single", "payer": ctx.discarder, "amount": points}
-            pay.add(ctx.discarder, ctx.winner, points)
-        kp = opts["kong_payment"]
-        result = ScoreResult(valid=True, elements=elements, settlement=settlement, liability=None,
-                             hand_payments=pay, kong_payments=pay_kong_simple(self.kong_events(hand, ctx),
-                                                                              kp["exposed"], kp["added"],
-                                                                              kp["concealed_each"]),
-                             extra_first={"fan": fan, "points": points})
-        if wild:
+    def no_shape(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
+        wild = sum(1 for t in hand.concealed if t == self.ghost_kind(opts))
+        return self.false_win("not_a_winning_hand", "the tiles form no standard hand, seven pairs or thirteen "
+                              "orphans" + (" with any ghost substitution" if wild else ""), ctx, opts)
+
+    def reject(self, best: Evaluation) -> ScoreResult | None:
+        if best.amount < 1:
+            return self.false_win("below_min_fan", f"the hand is worth {best.amount} fan; at least 1 is needed "
+                                  "(無番不可胡)", best.view.ctx, best.view.opts)
+        return None
+
+    def settle(self, best: Evaluation) -> ScoreResult:
+        v: FanView = best.view
+        opts = v.opts
+        points = check_amount(self.points(best.amount, opts), "points")
+        plain = Evaluation(v, best.elements, points, best.rank)
+        result = super().settle(plain)
+        result.extra_first = {"fan": best.amount, "points": points}
+        if v.wild:
             g = self.ghost_kind(opts)
             assert g is not None
             result.extra["ghost_substitution"] = [CODES[k] for k in v.shape.represented]
-            result.extra["ghost_details"] = {"ghost": CODES[g], "wild_count": wild,
+            result.extra["ghost_details"] = {"ghost": CODES[g], "wild_count": v.wild,
                                              "stands_for": [{"ghost": CODES[g], "as": CODES[k]}
                                                             for k in v.shape.represented]}
-        result.extra["shape"] = describe_shape(v.shape, hand)
+            result.extra["shape"] = result.extra.pop("shape")
         return result
+
+    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
+        kp = opts["kong_payment"]
+        return pay_kong_simple(self.kong_events(hand, ctx), kp["exposed"], kp["added"], kp["concealed_each"])
