@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring import divider, score_case  # noqa: E402
+from scoring import RULESETS, divider, score_case  # noqa: E402
 from scoring.api import parse_case  # noqa: E402
 from scoring.generate import random_cases  # noqa: E402
 
@@ -107,8 +107,8 @@ def main() -> None:
     ap.add_argument("--ghost-hands", type=int, default=500)
     args = ap.parse_args()
     report: dict[str, object] = {"hands_per_ruleset": args.n, "seed": args.seed}
-    for rs in ("nanning", "nanning-fan", "nanjing"):
-        cases = random_cases(args.n, rs, args.seed, ghosts=(rs == "nanning-fan"))
+    for rs in list(RULESETS):
+        cases = random_cases(args.n, rs, args.seed, ghosts="ghost" in RULESETS[rs].options)
         report[f"{rs}_hands_per_s"] = round(throughput(cases))
     report["ghost4_worst_case"] = {k: round(v, 3) for k, v in ghost_worst_case(args.ghost_hands, args.seed).items()}
     div = divider_vs_mahjong(random_cases(args.n, "nanning", args.seed))

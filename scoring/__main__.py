@@ -7,11 +7,49 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from typing import Any
 
 from .api import score_case
 from .errors import InputError
-from .limits import check_json_text
+from .limits import MAX_TEXT, check_json_text, shorten
+
+
+def invalid_input(message: str) -> dict[str, Any]:
+    """The one-line error object of a malformed input."""
+    return {"valid": False, "error": "invalid_input", "message": message}
+
+
+def score_text(text: str) -> tuple[int, Any]:
+    """Exit code and output object for the JSON text of one case or an array of cases (never raises on bad
+    input: sizes are checked before parsing, RULES.md D-C6)."""
+    try:
+        check_json_text(text)
+    except InputError as e:
+        return 2, invalid_input(str(e))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        return 2, invalid_input(f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}")
+    except (RecursionError, ValueError) as e:  # the limits above make these unreachable; a last guard
+        return 2, invalid_input(f"malformed JSON: {shorten(str(e), 200)}")
+
+    if isinstance(data, list):
+        results = [score_case(c) for c in data]
+        return (2 if any(r.get("error") == "invalid_input" for r in results) else 0), results
+    out = score_case(data)
+    return (2 if out.get("error") == "invalid_input" else 0), out
+
+
+def read_input(path: str) -> str:
+    """The text of a case file or standard input, at most MAX_TEXT characters (more is refused)."""
+    if path == "-":
+        text = sys.stdin.read(MAX_TEXT + 1)
+    else:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(MAX_TEXT + 1)
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,37 +58,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compact", action="store_true", help="print on one line")
     args = ap.parse_args(argv)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
+        text = read_input(args.file)
     except (OSError, UnicodeDecodeError) as e:
-        print(json.dumps({"valid": False, "error": "invalid_input", "message": f"cannot read {args.file}: {e}"}))
-        return 2
-    try:
-        check_json_text(text)
-    except InputError as e:
-        print(json.dumps({"valid": False, "error": "invalid_input", "message": str(e)}))
-        return 2
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError) as e:
-        if not isinstance(e, json.JSONDecodeError):
-            print(json.dumps({"valid": False, "error": "invalid_input", "message": f"malformed JSON: {e}"[:200]}))
-            return 2
-        print(json.dumps({"valid": False, "error": "invalid_input",
-                          "message": f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"}))
-        return 2
-    if isinstance(data, list):
-        results = [score_case(c) for c in data]
-        bad = any(r.get("error") == "invalid_input" for r in results)
-        out: object = results
+        code, out = 2, invalid_input(f"cannot read {args.file}: {e}")
     else:
-        out = score_case(data)
-        bad = out.get("error") == "invalid_input"  # type: ignore[union-attr]
-    print(json.dumps(out, ensure_ascii=False, indent=None if args.compact else 1))
-    return 2 if bad else 0
+        code, out = score_text(text)
+    try:
+        print(json.dumps(out, ensure_ascii=False, indent=None if args.compact else 1), flush=True)
+    except BrokenPipeError:  # `python -m scoring cases.json | head`: the reader left; that is not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return code
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def parse_case(case: object) -> tuple[Ruleset, dict[str, Any], Hand, WinContext]
     rules = get_ruleset(case["ruleset"])
     opts = rules.parse_options(case.get("options"))
     hand = parse_hand(case["hand"])
-    ctx = parse_context(case["context"], frozenset(rules.situation_fields))
+    ctx = parse_context(case["context"], rules.field_set)
     rules.validate(hand, ctx, opts)
     return rules, opts, hand, ctx
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .tiles import N_KINDS, TERMINALS_AND_HONORS
+from .tiles import FIRST_WIND, N_KINDS, TERMINALS_AND_HONORS
 
 Group = tuple[int, bool]
 Division = tuple[int, tuple[Group, ...]]
@@ -37,7 +37,7 @@ def _sets(c: list[int], i: int) -> list[tuple[Group, ...]]:
         for rest in _sets(c, i):
             out.append(((i, False),) + rest)
         c[i] += 3
-    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+    if i < FIRST_WIND and i % 9 <= 6 and c[i + 1] and c[i + 2]:
         c[i] -= 1
         c[i + 1] -= 1
         c[i + 2] -= 1
@@ -62,7 +62,7 @@ def _can_sets(c: list[int]) -> bool:
         if n >= 3:
             n -= 3
         if n:
-            if i >= 27 or i % 9 > 6 or c[i + 1] < n or c[i + 2] < n:
+            if i >= FIRST_WIND or i % 9 > 6 or c[i + 1] < n or c[i + 2] < n:
                 return False
             c[i + 1] -= n
             c[i + 2] -= n
@@ -124,10 +124,23 @@ def is_thirteen_orphans(counts: tuple[int, ...] | list[int]) -> bool:
 
 def waits(counts13: list[int], held: list[int], kinds: range | tuple[int, ...], *, seven_pairs: bool,
           orphans: bool = False) -> list[int]:
-    """Kinds that complete a 13-tile (or 3k+1) hand; kinds already held 4 times (hand+melds) are skipped."""
+    """Kinds that complete a 13-tile (or 3k+1) hand; kinds already held 4 times (hand+melds) are skipped.
+
+    Only kinds that can join something are tried: a kind already in the hand (pair, triplet, seven pairs), a
+    suited kind within two ranks of a suited tile held (runs), and for thirteen orphans the terminals and honors.
+    """
+    near = set()
+    for k in range(N_KINDS):
+        if counts13[k]:
+            near.add(k)
+            if k < FIRST_WIND:
+                r = k % 9
+                near.update(j for j in (k - 2, k - 1, k + 1, k + 2) if 0 <= r + j - k <= 8)
+    if orphans:
+        near.update(TERMINALS_AND_HONORS)
     out = []
     for k in kinds:
-        if held[k] >= 4:
+        if k not in near or held[k] >= 4:
             continue
         counts13[k] += 1
         t = tuple(counts13)
@@ -175,7 +188,7 @@ def _wild_sets(c: list[int], i: int, w: int, used: tuple[int, ...], out: list, g
             c[i] += real
             limit[i] += need
     # runs holding real kind i at position 0, 1 or 2 (lower positions must then be wild)
-    if i < 27:
+    if i < FIRST_WIND:
         r = i % 9
         for pos in (0, 1, 2):
             start = i - pos

@@ -7,7 +7,7 @@ from typing import Any
 
 from .rulesets import DEFAULT, RULESETS
 from .rulesets.base import seat_of
-from .tiles import BLANK_GHOST, CODES, FLOWERS, is_suited, next_kind
+from .tiles import BLANK_GHOST, CODES, FLOWERS, N_KINDS, is_suited, next_kind
 
 
 def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False) -> dict[str, Any]:
@@ -105,7 +105,7 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
                 concealed[i] = BLANK_GHOST
         else:
             in_melds = {t for m in melds for t in m["tiles"]}
-            inds = [i for i in range(34) if CODES[next_kind(i)] not in in_melds]
+            inds = [i for i in range(N_KINDS) if CODES[next_kind(i)] not in in_melds]
             options["ghost"] = {"mode": "flip", "indicator": CODES[rng.choice(inds)]}
     hand = {"concealed": [CODES[t] for t in concealed], "melds": melds, "winning_tile": CODES[win],
             "flowers": flowers}

@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import InputError
 from .limits import shorten
-from .tiles import CODES, N_KINDS, parse_tile, parse_tiles, rank_of, suit_of
+from .tiles import CODES, N_KINDS, is_suited, parse_tile, parse_tiles, rank_of, suit_of
 
 MELD_TYPES = ("chow", "pung", "kong_exposed", "kong_added", "kong_concealed")
 WIN_TYPES = ("self_draw", "discard", "rob_kong", "quick_shot")
@@ -135,7 +135,7 @@ def parse_meld(raw: object, where: str) -> Meld:
         raise InputError(f"{where}: flowers and ghost tiles cannot be in a meld")
     if mtype == "chow":
         s = sorted(tiles)
-        if not (s[0] < 27 and suit_of(s[0]) == suit_of(s[2]) and s[1] == s[0] + 1 and s[2] == s[0] + 2
+        if not (is_suited(s[0]) and suit_of(s[0]) == suit_of(s[2]) and s[1] == s[0] + 1 and s[2] == s[0] + 2
                 and rank_of(s[0]) <= 7):
             raise InputError(f"{where}: a chow must be three consecutive tiles of one suit, got "
                              f"{' '.join(CODES[t] for t in tiles)}")

@@ -7,6 +7,7 @@ digit-limit error (a traceback); these checks give one clear ``invalid_input`` m
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .errors import InputError
@@ -30,73 +31,82 @@ def shorten(value: object, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 
+DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+BRACKET = re.compile(r"[\[\]{}]")
+
+
 def check_json_text(text: str) -> None:
-    """Scan JSON text once, without parsing it: depth, digit runs and string lengths within D-C6's limits."""
+    """Check JSON text before parsing it (RULES.md D-C6): size, runs of digits and nesting depth.
+
+    These are the inputs that make a parser fail or work hard (a recursion error, a 4,301-digit number); long
+    strings are harmless to parse and are refused by ``check_structure`` afterwards. The scan is two regular
+    expressions, so a file of cases costs little more than parsing it. Digits and brackets
+    inside strings count too: no valid case holds such a string.
+    """
     if len(text) > MAX_TEXT:
         raise InputError(f"input: {len(text)} characters is more than any case file needs (limit {MAX_TEXT})")
+    digits = DIGITS.search(text)
+    if digits:
+        raise InputError(f"input: a number of {len(digits.group())} digits at character {digits.start()} "
+                         f"(limit {MAX_DIGITS})")
     depth = 0
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            if j - i - 1 > MAX_STRING:
-                raise InputError(f"input: a string of {j - i - 1} characters (limit {MAX_STRING}) at character {i}")
-            i = j + 1
-            continue
-        if ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise InputError(f"input: JSON nested deeper than {MAX_DEPTH} levels at character {i}")
-        elif ch in "]}":
-            depth -= 1
-        elif ch.isdigit():
-            j = i
-            while j < n and text[j].isdigit():
-                j += 1
-            if j - i > MAX_DIGITS:
-                raise InputError(f"input: a number of {j - i} digits (limit {MAX_DIGITS}) at character {i}")
-            i = j
-            continue
-        i += 1
+    for ch in BRACKET.findall(text):
+        depth += 1 if ch in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise InputError(f"input: JSON nested deeper than {MAX_DEPTH} levels")
 
 
 def check_structure(obj: Any) -> None:
     """The same limits on an already parsed value (a case given as a dict by the page or the API)."""
-    stack: list[tuple[Any, int]] = [(obj, 1)]
-    seen = 0
-    while stack:
-        value, depth = stack.pop()
-        seen += 1
-        if seen > 1_000_000:
-            raise InputError("input: more than a million values; a case is far smaller")
-        if isinstance(value, (dict, list)):
-            if depth > MAX_DEPTH:
-                raise InputError(f"input: nested deeper than {MAX_DEPTH} levels")
-            if isinstance(value, dict):
-                for k, v in value.items():
-                    if not isinstance(k, str):
-                        raise InputError(f"input: object keys must be strings, got {shorten(k)}")
-                    stack.append((k, depth + 1))
-                    stack.append((v, depth + 1))
-            else:
-                stack.extend((v, depth + 1) for v in value)
-        elif isinstance(value, str):
-            if len(value) > MAX_STRING:
-                raise InputError(f"input: a string of {len(value)} characters (limit {MAX_STRING}): "
-                                 f"{shorten(value)}")
-        elif isinstance(value, bool) or value is None:
-            continue
-        elif isinstance(value, int):
-            if abs(value) >= 10**MAX_DIGITS:
+    _check_container([obj], 0, [1_000_000])
+
+
+_BIG = 10**MAX_DIGITS
+
+
+def _check_container(value: dict | list, depth: int, budget: list[int]) -> None:
+    """Walk one dict or list (recursion bounded by MAX_DEPTH); scalars are checked inline, for speed."""
+    if depth > MAX_DEPTH:
+        raise InputError(f"input: nested deeper than {MAX_DEPTH} levels")
+    budget[0] -= len(value)
+    if budget[0] < 0:
+        raise InputError("input: more than a million values; a case is far smaller")
+    if type(value) is dict:
+        for k in value:
+            if type(k) is not str:
+                raise InputError(f"input: object keys must be strings, got {shorten(k)}")
+            if len(k) > MAX_STRING:
+                raise InputError(f"input: a key of {len(k)} characters (limit {MAX_STRING})")
+        items: Any = value.values()
+    else:
+        items = value
+    for v in items:
+        t = type(v)
+        if t is str:
+            if len(v) > MAX_STRING:
+                raise InputError(f"input: a string of {len(v)} characters (limit {MAX_STRING}): {shorten(v)}")
+        elif t is int:
+            if not -_BIG < v < _BIG:
                 raise InputError(f"input: a number of more than {MAX_DIGITS} digits")
-        elif isinstance(value, float):
-            if value != value or value in (float("inf"), float("-inf")):
+        elif t is dict or t is list:
+            _check_container(v, depth + 1, budget)
+        elif v is None or t is bool:
+            continue
+        elif t is float:
+            if v != v or v in (float("inf"), float("-inf")):
                 raise InputError("input: NaN and infinity are not numbers a case can hold")
         else:
-            raise InputError(f"input: {type(value).__name__} is not a JSON value")
+            _check_container([_as_json_type(v)], depth, budget)
+
+
+def _as_json_type(v: Any) -> Any:
+    """A subclass of a JSON type (or a tuple from a Python caller) as the plain type; anything else refused."""
+    for base in (bool, str, int, float, dict, list):
+        if isinstance(v, base):
+            return base(v)
+    if isinstance(v, tuple):
+        return list(v)
+    raise InputError(f"input: {type(v).__name__} is not a JSON value")
 
 
 def check_amount(amount: int, what: str) -> int:

@@ -67,7 +67,10 @@ def parse_tiles(codes: object, where: str, most: int = 20) -> list[int]:
         raise InputError(f"{where}: expected a list of tile codes, got {type(codes).__name__}")
     if len(codes) > most:
         raise InputError(f"{where}: {len(codes)} tiles, more than any hand holds (at most {most})")
-    return [parse_tile(c, f"{where}[{i}]") for i, c in enumerate(codes)]
+    try:
+        return [INDEX[c] for c in codes]  # the common case, without building a location per tile
+    except (KeyError, TypeError):
+        return [parse_tile(c, f"{where}[{i}]") for i, c in enumerate(codes)]
 
 
 def split_notation(text: str, where: str = "tiles") -> list[str]:
@@ -85,11 +88,6 @@ def split_notation(text: str, where: str = "tiles") -> list[str]:
     return out
 
 
-def code(idx: int) -> str:
-    """Tile code of an index."""
-    return CODES[idx]
-
-
 def is_suited(t: int) -> bool:
     """1-9 of characters, circles or bamboo."""
     return t < FIRST_WIND
@@ -105,11 +103,6 @@ def rank_of(t: int) -> int:
     return t % 9 + 1
 
 
-def is_honor(t: int) -> bool:
-    """A wind or a dragon."""
-    return FIRST_WIND <= t < N_KINDS
-
-
 def is_wind(t: int) -> bool:
     """E S W N."""
     return FIRST_WIND <= t < FIRST_DRAGON
@@ -118,11 +111,6 @@ def is_wind(t: int) -> bool:
 def is_dragon(t: int) -> bool:
     """C F P."""
     return FIRST_DRAGON <= t < N_KINDS
-
-
-def is_flower(t: int) -> bool:
-    """f1-f8 (seasons and plants)."""
-    return FIRST_FLOWER <= t < BLANK_GHOST
 
 
 def next_kind(t: int) -> int:

@@ -8,6 +8,7 @@ settle``. Code outside ``scoring/rulesets`` asks the ruleset object and never co
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -18,7 +19,7 @@ from ..hand import MELD_KIND, Hand, KongEvent, Meld, WinContext
 from ..limits import check_amount, shorten
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..text import Text
-from ..tiles import CODES, FLOWERS, HONORS, N_KINDS, SUITED, WINDS
+from ..tiles import CODES, DRAGONS, FLOWERS, N_KINDS, SUITED, WINDS
 
 # ---------------------------------------------------------------- option checkers
 
@@ -194,6 +195,14 @@ class Evaluation:
     amount: int
     rank: Any
     info: dict[str, Any] = field(default_factory=dict)
+    pending: list[tuple[Element, int]] = field(default_factory=list)  # (element, amount): explained only if kept
+    pending_unit: str = "value"  # what the pending amounts are: "value" or "fan"
+
+    def finish(self) -> Evaluation:
+        """Write the reasons of the pending elements (only the best of many readings needs them)."""
+        self.elements += [e.scored(self.view, **{self.pending_unit: n}) for e, n in self.pending]
+        self.pending = []
+        return self
 
 
 def all_pungs(shape: Shape | None, hand: Hand) -> bool:
@@ -257,6 +266,15 @@ class Ruleset:
     # the table
     winner_deals_next: ClassVar[bool] = True  # else the dealer keeps the deal on his own win and passes it on
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Sets for the capabilities the engine tests per tile and per field."""
+        super().__init_subclass__(**kwargs)
+        cls.field_set = frozenset(cls.situation_fields)
+        cls.playing_set = frozenset(cls.playing_kinds)
+
+    field_set: ClassVar[frozenset[str]]
+    playing_set: ClassVar[frozenset[int]]
+
     # ------------------------------------------------------------ capabilities asked by the reader, page, ledger
     @property
     def allows_chow(self) -> bool:
@@ -270,7 +288,7 @@ class Ruleset:
 
     def uses(self, field_name: str) -> bool:
         """Whether this ruleset reads the context field (D-C5); the page offers only those."""
-        return field_name in self.situation_fields
+        return field_name in self.field_set
 
     def situation_field(self, name: str) -> SituationField:
         """Label and help of a context field, with this ruleset's own definition where it has one."""
@@ -345,9 +363,13 @@ class Ruleset:
         """Concealed tiles (without the winning tile) the hand must hold."""
         return 13 - 3 * len(hand.melds)
 
+    def concealed_kinds(self, opts: dict[str, Any]) -> frozenset[int]:
+        """Kinds that may sit among the concealed tiles and be the winning tile (ghost tiles where they exist)."""
+        return self.playing_set
+
     def check_tile(self, t: int, where: str, opts: dict[str, Any]) -> None:
         """Reject a tile this ruleset does not play with (flowers, ghosts, dragons in Nanjing)."""
-        if t not in self.playing_kinds:
+        if t not in self.playing_set:
             if t in self.flower_kinds:
                 raise InputError(f"{where}: {CODES[t]} is a flower in {self.name} and belongs in hand.flowers")
             raise InputError(f"{where}: {CODES[t]} is not a playing tile in {self.name}")
@@ -366,9 +388,11 @@ class Ruleset:
                              f"(without the winning tile), got {len(hand.concealed)}")
         if hand.winning_tile is None and ctx.win_type != "quick_shot":
             raise InputError("hand.winning_tile: null is only allowed for a quick shot (快照)")
-        for i, t in enumerate(hand.concealed):
-            self.check_tile(t, f"hand.concealed[{i}]", opts)
-        if hand.winning_tile is not None:
+        allowed = self.concealed_kinds(opts)
+        if not allowed.issuperset(hand.concealed):  # the message names the first tile that is not allowed
+            for i, t in enumerate(hand.concealed):
+                self.check_tile(t, f"hand.concealed[{i}]", opts)
+        if hand.winning_tile is not None and hand.winning_tile not in allowed:
             self.check_tile(hand.winning_tile, "hand.winning_tile", opts)
         if hand.flowers and not self.allows_flowers:
             raise InputError(f"hand.flowers: {self.name} has no flowers")
@@ -403,15 +427,16 @@ class Ruleset:
 
     def validate_counts(self, hand: Hand, ctx: WinContext) -> None:
         """No more copies of a tile than the set holds; on a robbed kong, the robbed pung's three count (D-C2)."""
-        seen: dict[int, int] = {}
-        for t in hand.concealed + tuple(t for m in hand.melds for t in m.tiles) + hand.flowers:
-            seen[t] = seen.get(t, 0) + 1
+        tiles = list(hand.concealed) + list(hand.flowers)
+        for m in hand.melds:
+            tiles += m.tiles
         w = hand.winning_tile
         if w is not None:
-            seen[w] = seen.get(w, 0) + 1
+            tiles.append(w)
+        seen = Counter(tiles)
         for t, n in seen.items():
-            cap = 1 if t in FLOWERS else 4
-            if n > cap:
+            if n > 4 or (n > 1 and t in FLOWERS):
+                cap = 1 if t in FLOWERS else 4
                 raise InputError(f"hand: {n} x {CODES[t]}, but a set has only {cap} (impossible hand)")
         if ctx.win_type == "rob_kong" and w is not None and seen[w] > 1:
             raise InputError(f"hand: the winner holds {seen[w] - 1} other {CODES[w]}, but seat {ctx.discarder}'s "
@@ -530,6 +555,7 @@ class Ruleset:
                 best = ev
         if best is None:
             return self.no_shape(hand, ctx, opts)
+        best.finish()
         rejected = self.reject(best)
         if rejected is not None:
             return rejected
@@ -635,10 +661,8 @@ def apply_exclusions(elements: list[Element]) -> list[Element]:
 
 def suits_and_honors(counts: list[int] | tuple[int, ...]) -> tuple[set[int], bool, bool]:
     """Suits present (0 m, 1 p, 2 s), whether any wind, whether any dragon."""
-    suits = {k // 9 for k in SUITED if counts[k]}
-    winds = any(counts[k] for k in WINDS)
-    dragons = any(counts[k] for k in HONORS if k not in WINDS)
-    return suits, winds, dragons
+    suits = {s for s in range(3) if any(counts[9 * s:9 * s + 9])}
+    return suits, any(counts[WINDS.start:WINDS.stop]), any(counts[DRAGONS.start:DRAGONS.stop])
 
 
 def suit_name(counts: list[int] | tuple[int, ...]) -> str:

@@ -17,7 +17,7 @@ from ..hand import Hand, WinContext
 from ..limits import check_amount, shorten
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..text import Text
-from ..tiles import BLANK_GHOST, CODES, N_KINDS, next_kind, parse_tile
+from ..tiles import BLANK_GHOST, CODES, FIRST_WIND, N_KINDS, next_kind, parse_tile
 from .base import (
     BASE,
     ERROR_TEXT,
@@ -66,6 +66,7 @@ class FanView(View):
 
     wild: int = 0  # ghost tiles acting as wild
     wild_win: bool = False  # the self-drawn winning tile is a ghost
+    flush: tuple[set[int], bool, bool] = (set(), False, False)  # suits_and_honors of all_counts, computed once
 
 
 class FanElement(Element):
@@ -92,7 +93,7 @@ class Hunyise(FanElement):
     id, zh, en, FAN = "hunyise", "混一色", "Half flush", 3
 
     def is_condition_met(self, v: FanView) -> bool:
-        suits, winds, dragons = suits_and_honors(v.all_counts)
+        suits, winds, dragons = v.flush
         return len(suits) == 1 and (winds or dragons)
 
     def reason(self, v: FanView) -> Text:
@@ -103,7 +104,7 @@ class Qingyise(FanElement):
     id, zh, en = "qingyise", "清一色", "Full flush"
 
     def is_condition_met(self, v: FanView) -> bool:
-        suits, winds, dragons = suits_and_honors(v.all_counts)
+        suits, winds, dragons = v.flush
         return len(suits) == 1 and not winds and not dragons
 
     def fan(self, v: FanView) -> int:
@@ -245,6 +246,10 @@ class NanningFan(Ruleset):
     def ghost_kind(self, opts: dict[str, Any]) -> int | None:
         return opts["ghost"]["kind"] if opts["ghost"] else None
 
+    def concealed_kinds(self, opts: dict[str, Any]) -> frozenset[int]:
+        """Blank ghosts G may sit in the concealed hand with the extra4 option."""
+        return self.playing_set | {BLANK_GHOST} if self.ghost_kind(opts) == BLANK_GHOST else self.playing_set
+
     def check_tile(self, t: int, where: str, opts: dict[str, Any]) -> None:
         if t == BLANK_GHOST and self.ghost_kind(opts) == BLANK_GHOST and "melds" not in where:
             return
@@ -326,7 +331,7 @@ class NanningFan(Ruleset):
     def _candidates(room: list[int], need: int) -> list[int]:
         """One kind per suit and one honor with room for ``need`` more tiles: all a free group can change."""
         out = []
-        for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        for lo, hi in ((0, 9), (9, 18), (18, FIRST_WIND), (FIRST_WIND, N_KINDS)):
             k = max(range(lo, hi), key=lambda x: room[x])
             if room[k] >= need:
                 out.append(k)
@@ -387,9 +392,13 @@ class NanningFan(Ruleset):
     # -------------------------------------------------------------- scoring hooks
     def views(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[FanView]:
         shapes, wild, wild_win = self.ghost_shapes(hand, ctx, opts)
-        return [FanView(hand, ctx, opts, s, self.held_counts(hand, s.counts), wild, wild_win) for s in shapes]
+        out = []
+        for s in shapes:
+            counts = self.held_counts(hand, s.counts)
+            out.append(FanView(hand, ctx, opts, s, counts, wild, wild_win, suits_and_honors(counts)))
+        return out
 
-    def elements(self, v: FanView) -> list[ScoredElement]:
+    def evaluate(self, v: FanView) -> Evaluation:
         """The fan elements of one reading: a limit hand alone, or patterns (平胡 if none) plus bonuses."""
         limits = []
         if v.shape.kind == "orphans":
@@ -403,20 +412,17 @@ class NanningFan(Ruleset):
             lid, fan = max(limits, key=lambda x: x[1])
             zh, en = LIMITS[lid]
             why = LIMIT_REASONS[lid]
-            return [ScoredElement(lid, zh, en, Text(f"{why.en}: limit hand, nothing else counts",
-                                                    f"{why.zh}：滿貫，其他不計"), fan=fan)]
-        out = [e.scored(v, fan=e.fan(v)) for e in PATTERNS if e.is_condition_met(v)]
-        if not out and PINGHU.is_condition_met(v):
-            out.append(PINGHU.scored(v, fan=1))
-        out += [e.scored(v, fan=e.fan(v)) for e in BONUSES if e.is_condition_met(v)]
-        return out
-
-    def evaluate(self, v: FanView) -> Evaluation:
-        elements = self.elements(v)
-        fan = sum(e.fan or 0 for e in elements)
+            limit = ScoredElement(lid, zh, en, Text(f"{why.en}: limit hand, nothing else counts",
+                                                    f"{why.zh}：滿貫，其他不計"), fan=fan)
+            return Evaluation(v, [limit], fan, fan)
+        picked = [(e, e.fan(v)) for e in PATTERNS if e.is_condition_met(v)]
+        if not picked and PINGHU.is_condition_met(v):
+            picked.append((PINGHU, 1))
+        picked += [(e, e.fan(v)) for e in BONUSES if e.is_condition_met(v)]
+        fan = sum(f for _, f in picked)
         if v.opts["fan_cap"] is not None:
             fan = min(fan, v.opts["fan_cap"])
-        return Evaluation(v, elements, fan, fan)
+        return Evaluation(v, [], fan, fan, pending=picked, pending_unit="fan")
 
     def false_win(self, error: str, message: str, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult:
         """詐胡: the declared win is illegal, the false winner pays each other player the penalty."""
