@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from ledger import Ledger, default_path, next_dealer
+from ledger import Ledger, LedgerError, default_path
 from scoring import DEFAULT, RULESETS, score_case
 from scoring.errors import InputError
 from scoring.rulesets.base import MELD_TEXT, REPLACEMENT_TEXT, WIN_TYPE_TEXT
@@ -47,16 +47,30 @@ def get_reader() -> TileReader | None:
         return None
 
 
-@st.cache_resource
-def get_ledger(path: str) -> Ledger:
-    return Ledger(path)
+def get_ledger(path: str) -> Ledger | None:
+    """The table's ledger, or None with a banner that names the file, the problem and the fix."""
+    try:
+        return Ledger(path)
+    except LedgerError as e:
+        st.error(f"⚠️ {t('ledger_broken', ss.get('lang', 'en'))}: {e}")
+        return None
 
 
 ledger = get_ledger(str(default_path()))
+if ledger is not None and ledger.read_only:
+    st.warning(f"{t('ledger_read_only', ss.get('lang', 'en'))}: {ledger.path}")
+
+
+def saved_settings() -> dict[str, Any]:
+    try:
+        return ledger.settings() if ledger is not None else {}
+    except LedgerError:
+        return {}
+
 
 # ------------------------------------------------------------------ remembered table set-up
 if "initialised" not in ss:
-    saved = ledger.settings()
+    saved = saved_settings()
     ss.lang = saved.get("lang", "en")
     ss.ruleset = saved.get("ruleset") if saved.get("ruleset") in RULESETS else DEFAULT
     for i in range(4):
@@ -125,10 +139,10 @@ with st.sidebar:
     for i in range(4):
         st.text_input(f"seat {i}", key=f"name{i}")
     st.selectbox(L("dealer"), range(4), key="dealer", format_func=seat_labeller())
-    st.caption(f"{L('ledger_file')}: `{ledger.path}`")
+    st.caption(f"{L('ledger_file')}: `{ledger.path if ledger else '—'}`")
     remembered = {"lang": ss.lang, "ruleset": ss.ruleset, "names": names(), "dealer": ss.dealer,
-                  "options": {**ledger.settings().get("options", {}), ss.ruleset: options}}
-    if remembered != ss.get("_remembered"):
+                  "options": {**saved_settings().get("options", {}), ss.ruleset: options}}
+    if remembered != ss.get("_remembered") and ledger is not None and not ledger.read_only:
         ledger.save_settings(remembered)
         ss._remembered = remembered
 
@@ -180,7 +194,7 @@ def load_photo_bytes(data: bytes, name: str) -> None:
     ss.reading = None
     t0 = time.perf_counter()
     try:
-        img, scale = decode_for_reading(data, name)
+        img, scale, photo_warnings = decode_for_reading(data, name)
     except PhotoError as e:
         ss.photo_error = str(e)
         return
@@ -188,7 +202,8 @@ def load_photo_bytes(data: bytes, name: str) -> None:
     if reader is None:
         ss.photo_error = L("model_missing")
         return
-    reading = read_image(img, reader, ss.ruleset, True, int(ss.get("winner", 0) or 0), name, scale=scale)
+    reading = read_image(img, reader, ss.ruleset, True, int(ss.get("winner", 0) or 0), name, scale=scale,
+                         photo_warnings=photo_warnings)
     ss.reading = reading.to_json()
     ss.reading["timing_ms"]["page_read_ms"] = round(1000 * (time.perf_counter() - t0), 1)
     ss.annotated = annotate(img, ss.reading["tiles"], box_scale=scale)
@@ -380,7 +395,7 @@ with st.expander(L("other_kongs")):
     other_kongs = st.text_area(L("other_kongs"), key="other_kongs", label_visibility="collapsed")
     penalties = st.text_area(field_label("penalty_events") + ": " + L("penalties"), key="penalties") \
         if rules.asks("penalty_events", opts_now) else ""
-last = ledger.last()
+last = ledger.last() if ledger is not None else None
 if rules.asks("previous_winner", opts_now):
     d1, d2 = st.columns(2)
     if "previous_winner" not in ss:
@@ -449,20 +464,26 @@ elif hand is not None and (hand["concealed"] or hand["melds"]):
 
 
 def record_hand() -> None:
-    """Record (or update) the shown hand; the deal passes on per the rule set."""
-    if result is None or not result.get("valid"):
+    """Record (or update) the shown hand; the deal passes on per the ruleset."""
+    if result is None or not result.get("valid") or ledger is None:
         return
-    if ss.get("editing_id"):
-        ledger.update(int(ss.editing_id), case, result)
-        ss.last_recorded = int(ss.editing_id)
-        ss.editing_id = None
-    else:
-        ss.last_recorded = ledger.record(case, result)
-        ss.dealer = next_dealer(case["ruleset"], int(case["context"]["dealer"]), int(case["context"]["winner"]))
-        ss.previous_winner = int(case["context"]["winner"])
+    try:
+        if ss.get("editing_id"):
+            ledger.update(int(ss.editing_id), case, result)
+            ss.last_recorded = int(ss.editing_id)
+            ss.editing_id = None
+        else:
+            key = hashlib.sha1(json.dumps(case, sort_keys=True).encode()).hexdigest() + str(ss.get("entry", 0))
+            ss.last_recorded = ledger.record(case, result, key=key)
+            ss.dealer = ledger.dealer()
+            ss.previous_winner = int(case["context"]["winner"])
+    except (LedgerError, ValueError) as e:
+        ss.record_error = str(e)
 
 
-if result is not None and result.get("valid"):
+if ss.get("record_error"):
+    st.error(ss.pop("record_error"))
+if result is not None and result.get("valid") and ledger is not None and not ledger.read_only:
     st.button(L("update_record") if ss.get("editing_id") else L("record"), key="record", type="primary",
               on_click=record_hand)
 if ss.get("last_recorded"):
@@ -470,19 +491,24 @@ if ss.get("last_recorded"):
 
 # ------------------------------------------------------------------ 5. ledger
 st.header(L("ledger"))
-hands = ledger.hands()
-totals = ledger.totals()
+try:
+    hands = ledger.hands() if ledger is not None else []
+    totals = ledger.totals() if ledger is not None else [0, 0, 0, 0]
+    dealer_now = ledger.dealer() if ledger is not None else int(ss.dealer)
+except LedgerError as e:
+    st.error(str(e))
+    hands, totals, dealer_now = [], [0, 0, 0, 0], int(ss.dealer)
 cols = st.columns(5)
 for i in range(4):
     cols[i].metric(f"{L('totals')}: {names()[i]}", totals[i])
-cols[4].metric(L("next_dealer"), names()[next_dealer(hands[-1].ruleset, hands[-1].dealer, hands[-1].winner)]
-               if hands else names()[int(ss.dealer)])
-if not hands:
+cols[4].metric(L("next_dealer"), names()[dealer_now])
+if not hands or ledger is None:
     st.caption(L("no_hands"))
 else:
-    st.dataframe([{"#": r.id, "time": r.created, "rules": r.ruleset, L("winner"): names()[r.winner],
-                   L("win_type"): r.case["context"]["win_type"], **{names()[i]: r.net[i] for i in range(4)}}
-                  for r in hands], hide_index=True)
+    st.dataframe([{"#": r.id, "time": r.created, "rules": r.ruleset,
+                   L("winner"): " ".join(names()[w] for w in r.winners) or "—",
+                   L("win_type"): r.case.get("context", {}).get("win_type", ""),
+                   **{names()[i]: r.net[i] for i in range(4)}} for r in hands], hide_index=True)
     e1, e2, e3 = st.columns(3)
     chosen = e1.selectbox("#", [r.id for r in hands], key="ledger_pick")
 

@@ -69,7 +69,7 @@ def test_reads_the_same_photo_at_12_megapixels(reader: TileReader, stem: str):
     canvas[:] = img[:8, :8].mean((0, 1))
     canvas[:, 504:504 + 3024] = cv2.resize(img, (3024, 3024), interpolation=cv2.INTER_CUBIC)
     ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    small, scale = decode_for_reading(buf.tobytes(), "big.jpg")
+    small, scale, _ = decode_for_reading(buf.tobytes(), "big.jpg")
     assert scale == 2.0 and small.shape[:2] == (1512, 2016)
     r = read_image(small, reader, "nanjing", False, 0, "big.jpg", None, scale)
     assert (r.width, r.height) == (4032, 3024)

@@ -17,7 +17,7 @@ from vision.correction import correct, face_up_stray_backs, restrict
 from vision.crops import orientation, quarter_turnable
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
-from vision.photo import PhotoError, decode_for_reading, decode_photo, header_size
+from vision.photo import DAMAGED, PhotoError, decode_for_reading, decode_image, decode_photo, header_size
 from vision.reader import letterbox, suppress_contained
 from vision.repair import repair_rows
 
@@ -45,10 +45,10 @@ def test_bad_photos_have_specific_errors(data: bytes, needle: str):
         decode_photo(data, "x")
 
 
-def test_truncated_jpeg_is_detected():
+def test_a_truncated_jpeg_is_read_as_far_as_it_goes_with_a_warning():
     ok, buf = cv2.imencode(".jpg", np.random.default_rng(0).integers(0, 255, (200, 200, 3), np.uint8))
-    with pytest.raises(PhotoError, match="truncated"):
-        decode_photo(buf.tobytes()[:3000], "cut.jpg")
+    img, warnings = decode_image(buf.tobytes()[:3000], "cut.jpg")
+    assert img.shape == (200, 200, 3) and warnings == [DAMAGED]
 
 
 def with_exif_rotate_90(data: bytes) -> bytes:
@@ -74,11 +74,11 @@ def test_large_jpeg_is_decoded_at_half_scale_upright():
     img = np.zeros((2400, 3200, 3), np.uint8)
     img[:, :1600] = 255
     ok, buf = cv2.imencode(".jpg", img)
-    half, scale = decode_for_reading(with_exif_rotate_90(buf.tobytes()), "phone.jpg")
+    half, scale, _ = decode_for_reading(with_exif_rotate_90(buf.tobytes()), "phone.jpg")
     assert half.shape[:2] == (1600, 1200) and scale == 2.0
     assert half[:700].mean() > 200 and half[900:].mean() < 50  # the white half is on top after the turn
     ok, buf = cv2.imencode(".jpg", img[:1200, :1600])
-    full, scale = decode_for_reading(buf.tobytes(), "small.jpg")
+    full, scale, _ = decode_for_reading(buf.tobytes(), "small.jpg")
     assert full.shape[:2] == (1200, 1600) and scale == 1.0
 
 

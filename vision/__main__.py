@@ -1,13 +1,16 @@
 """`python -m vision PHOTO... [--ruleset R] [--winning] [--json] [--score]`: read tiles, layout and hand.
 
 One photo prints one JSON object (--json) or a readable summary; several print one JSON object per line.
-A photo that cannot be read prints one clear line on stderr; the others are still read; exit code 2 then.
+A photo that cannot be read prints one clear line on stderr (and, in JSON, a line {"path", "error"}); the others
+are still read. Exit 0; 1 when --score finds a hand that does not score; 2 when a photo or the model cannot be
+read.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -34,6 +37,16 @@ def summary(r: Reading) -> str:
     return "\n".join(lines)
 
 
+def emit(text: str) -> None:
+    """Print one line (or block) of output; a reader that went away (`| head`) ends the output quietly."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(0) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -41,31 +54,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ruleset", default=DEFAULT, choices=list(RULESETS))
     ap.add_argument("--winning", action="store_true", help="the photo shows a winning hand: correct toward a win")
     ap.add_argument("--json", action="store_true", help="print JSON (one object per line for several photos)")
-    ap.add_argument("--score", action="store_true", help="score the hand read, with a default self-draw context")
+    ap.add_argument("--score", action="store_true", help="score the hand read, with a default self-draw context "
+                    "(exit 1 when a hand read does not score)")
     ap.add_argument("--winner", type=int, default=0, choices=range(4), help="seat of the hand's owner (default 0)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
     args = ap.parse_args(argv)
+    as_json = args.json or len(args.photos) > 1
     reader: TileReader | None = None
     status = 0
     for path in args.photos:
         try:
             t = time.perf_counter()
-            img, scale = load_for_reading(path)
+            img, scale, photo_warnings = load_for_reading(path)
             timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
-        except PhotoError as e:
-            print(f"error: {e}", file=sys.stderr)
-            status = 2
-            continue
-        if reader is None:  # loaded once, on the first readable photo
-            try:
+            if reader is None:  # loaded once, on the first readable photo
                 reader = TileReader(args.models, threads=args.threads) if args.models else \
                     TileReader(threads=args.threads)
-            except ModelMissing as e:
-                print(f"error: {e}", file=sys.stderr)
+        except (PhotoError, ModelMissing) as e:
+            print(f"error: {e}", file=sys.stderr)
+            if as_json:  # every input gets its line, so outputs can be matched to inputs
+                emit(json.dumps({"path": str(path), "error": str(e)}, ensure_ascii=False))
+            if isinstance(e, ModelMissing):
                 return 2
+            status = 2
+            continue
         t2 = time.perf_counter()
-        r = read_image(img, reader, args.ruleset, args.winning or args.score, args.winner, str(path), timing, scale)
+        r = read_image(img, reader, args.ruleset, args.winning or args.score, args.winner, str(path), timing, scale,
+                       photo_warnings)
         timing["total_ms"] = timing["decode_ms"] + 1000 * (time.perf_counter() - t2)
         out = r.to_json()
         if args.score:
@@ -77,12 +93,14 @@ def main(argv: list[str] | None = None) -> int:
                 out["score"] = score_case({"ruleset": args.ruleset, "options": {}, "hand": r.hand,
                                            "context": {"winner": args.winner, "dealer": args.winner,
                                                        "win_type": "self_draw"}})
-        if args.json or len(args.photos) > 1:
-            print(json.dumps(out, ensure_ascii=False, indent=None if len(args.photos) > 1 else 1), flush=True)
+            if not out["score"]["valid"] and status == 0:
+                status = 1
+        if as_json:
+            emit(json.dumps(out, ensure_ascii=False, indent=None if len(args.photos) > 1 else 1))
         else:
-            print(summary(r))
+            emit(summary(r))
             if args.score:
-                print(json.dumps(out["score"], ensure_ascii=False, indent=1))
+                emit(json.dumps(out["score"], ensure_ascii=False, indent=1))
     return status
 
 

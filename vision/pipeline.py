@@ -54,14 +54,15 @@ class Reading:
 
 
 def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
-               winner: int = 0, path: str = "", timing: dict[str, float] | None = None, scale: float = 1.0) -> Reading:
+               winner: int = 0, path: str = "", timing: dict[str, float] | None = None, scale: float = 1.0,
+               photo_warnings: list[str] | None = None) -> Reading:
     """Read a decoded photo (BGR, upright) into a Reading; ``scale`` maps the image's pixels to the photo's
     (when it was decoded at reduced size), so boxes, width and height are in the photo's pixels."""
     timing = timing if timing is not None else {}
     det = reader.read(img, timing)
     det.xyxy *= np.float32(scale)
     t = time.perf_counter()
-    warnings: list[str] = []
+    warnings: list[str] = list(photo_warnings or [])
     corrections = restrict(det, ruleset) + face_up_stray_backs(det)
     if len(det) == 0:
         warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
@@ -81,8 +82,8 @@ def read_photo(path: str | Path, reader: TileReader, ruleset: Ruleset | str = DE
                winner: int = 0) -> Reading:
     """Decode and read a photo file; raises PhotoError for files that are not readable photos."""
     t = time.perf_counter()
-    img, scale = load_for_reading(path)
+    img, scale, photo_warnings = load_for_reading(path)
     timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
-    reading = read_image(img, reader, ruleset, winning, winner, str(path), timing, scale)
+    reading = read_image(img, reader, ruleset, winning, winner, str(path), timing, scale, photo_warnings)
     timing["total_ms"] = 1000 * (time.perf_counter() - t)
     return reading

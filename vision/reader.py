@@ -22,23 +22,49 @@ from .repair import repair_rows
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
 ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
 
-MODELS_DIR = Path(os.environ.get("MAHJONG_MODELS_DIR", Path(__file__).resolve().parents[1] / "models"))
+def shipped_models_dir() -> Path:
+    """Where the ONNX models are: $MAHJONG_MODELS_DIR, else the source tree's models/, else the installed copy
+    (``pip install .`` installs the folder as the package ``mahjong_models``)."""
+    env = os.environ.get("MAHJONG_MODELS_DIR")
+    if env:
+        return Path(env).expanduser()
+    tree = Path(__file__).resolve().parents[1] / "models"
+    if (tree / "detector.onnx").exists():
+        return tree
+    try:
+        import mahjong_models  # the installed package data
+
+        return Path(mahjong_models.__file__).resolve().parent
+    except ImportError:
+        return tree
+
+
+MODELS_DIR = shipped_models_dir()
 
 
 class ModelMissing(FileNotFoundError):
-    """The shipped ONNX model files are not where they should be."""
+    """A model file is missing, empty or damaged: the message says which file and what to do, in one line."""
 
 
 @lru_cache(maxsize=8)
 def session(path: str, threads: int) -> ort.InferenceSession:
-    """One cached onnxruntime session per (model, thread count)."""
-    if not Path(path).exists():
-        raise ModelMissing(f"model file {path} not found (set MAHJONG_MODELS_DIR or run the training stage)")
+    """One cached onnxruntime session per (model, thread count); ModelMissing when the file is not a model."""
+    p = Path(path)
+    if not p.exists():
+        raise ModelMissing(f"model file {path} not found (reinstall the package, or set MAHJONG_MODELS_DIR to the "
+                           "folder with detector.onnx and classifier.onnx)")
+    if p.stat().st_size == 0:
+        raise ModelMissing(f"model file {path} is empty (reinstall the package or restore the file)")
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    try:
+        return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own exception types for a damaged or foreign file
+        first = str(e).strip().splitlines()[0][:120] if str(e).strip() else type(e).__name__
+        raise ModelMissing(f"model file {path} is damaged or not an ONNX model ({first}); reinstall the package "
+                           "or restore the file") from None
 
 
 def letterbox(img: np.ndarray, size: int, stride: int = 0, scale: float | None = None

@@ -79,6 +79,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "bad_photo": ("This file can't be read as a photo", "無法讀取這個檔案"),
     "bad_hand": ("The hand can't be scored yet", "還不能計分"),
     "reading_warnings": ("Check these", "請檢查"),
+    "ledger_broken": ("The ledger cannot be used; scoring and entry by hand still work",
+                      "賬本無法使用；計分和手動輸入仍可用"),
+    "ledger_read_only": ("The ledger file is read-only: totals are shown, nothing new is recorded",
+                         "賬本唯讀：只顯示，不記錄"),
     "model_missing": ("The tile reader model is missing; enter the hand by hand.", "缺少識別模型；請手動輸入。"),
 }
 
