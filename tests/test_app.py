@@ -50,14 +50,17 @@ def test_manual_tile_picker_builds_the_hand(app: AppTest):
         app.button(key="add_concealed").click().run()
     app.selectbox(key="manual_tile").set_value("9s").run()
     app.button(key="add_winning").click().run()
-    assert app.text_input(key="concealed_txt").value == "1m 2m 3m"
+    assert app.text_input(key="concealed_txt").value == "123m"
     assert app.text_input(key="winning_txt").value == "9s"
+    app.button(key="backspace").click().run()  # the winning tile goes first, then the hand's last tile
+    app.button(key="backspace").click().run()
+    assert app.text_input(key="concealed_txt").value == "12m" and app.text_input(key="winning_txt").value == ""
 
 
 def test_record_persists_across_a_new_session(app: AppTest, tmp_path: Path):
     enter(app, "123m 456m 789m 234m 5m", "5m")
     app.button(key="record").click().run()
-    assert any("#1" in c.value for c in app.caption)
+    assert any("#1" in c.value for c in app.success)
     fresh = AppTest.from_file(APP, default_timeout=120)  # a reload / second tab on the same ledger file
     fresh.run()
     assert [m.value for m in fresh.metric][:4] == ["24", "-8", "-8", "-8"]
@@ -101,17 +104,17 @@ def test_upload_a_real_photo_and_fix_a_tile_with_the_picker(app: AppTest):
     photo = sorted(VALID.glob("hand_*.jpg"))[0]
     app.file_uploader(key="upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run()
     assert not app.exception
-    reading = app.session_state["reading"]
-    assert len(reading["tiles"]) >= 5 and len(app.image) == 1
-    group = next(g for g in reading["groups"] if g["kind"] == "concealed" and g["tiles"])
-    tile = group["tiles"][0]
-    new = "E" if app.session_state["codes"][tile] != "E" else "S"
+    tb = app.session_state["tab"]
+    assert len(tb.reading.codes) >= 5 and len(app.image) == 1
+    group = next(g for g in tb.reading.layout.groups if g.kind == "concealed" and g.tiles)
+    tile = group.tiles[0]
+    new = "E" if tb.reading.codes[tile] != "E" else "S"
     app.selectbox(key="pick_tile").set_value(tile).run()
     app.selectbox(key="pick_code").set_value(new).run()
     app.button(key="pick_ok").click().run()
     assert not app.exception
-    assert app.session_state["codes"][tile] == new
-    assert new in app.text_input(key="concealed_txt").value.split()
+    assert app.session_state["tab"].photo.fixes[tile] == new
+    assert new in app.text_input(key="concealed_txt").value
 
 
 @pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
@@ -127,16 +130,19 @@ def test_photo_of_a_winning_hand_scores_and_a_fix_rescores(app: AppTest, tmp_pat
     app.radio(key="win_type").set_value("discard").run()
     app.selectbox(key="discarder").set_value(2).run()
     assert [m.value for m in app.metric][2] == str(-int(app.metric[0].value))
-    # one wrong tile via the picker makes the hand invalid; undoing it makes it valid again
-    tile = app.session_state["reading"]["groups"][0]["tiles"][0]
-    before = app.session_state["codes"][tile]
+    # one wrong tile via the picker makes the hand invalid; undo makes it valid again
+    tb = app.session_state["tab"]
+    tile = tb.reading.layout.groups[0].tiles[0]
+    before = tb.reading.codes[tile]
     app.selectbox(key="pick_tile").set_value(tile).run()
     app.selectbox(key="pick_code").set_value("P" if before != "P" else "N").run()
     app.button(key="pick_ok").click().run()
     assert app.error and "Not a valid win" in app.error[0].value
-    app.selectbox(key="pick_code").set_value(before).run()
-    app.button(key="pick_ok").click().run()
+    assert app.selectbox(key="pick_tile").value == tile  # the picker stays on the tile just fixed
+    app.button(key="undo_hand").click().run()
     assert "Valid win" in app.success[0].value
+    app.button(key="redo_hand").click().run()
+    assert "Not a valid win" in app.error[0].value
 
 
 @pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
@@ -152,7 +158,7 @@ def test_a_12_megapixel_phone_photo_is_read_and_drawn_in_its_own_pixels(app: App
     app.file_uploader(key="upload").set_value(("phone.jpg", photo.read_bytes(), "image/jpeg")).run()
     assert not app.exception
     assert "Valid win" in app.success[0].value
-    reading = app.session_state["reading"]
+    reading = app.session_state["tab"].reading.to_json()
     assert (reading["width"], reading["height"]) == (4032, 3024)
     box = reading["tiles"][0]["box"]
     blank = np.zeros((1512, 2016, 3), np.uint8)  # the half-scale image the page draws on

@@ -69,16 +69,16 @@ def test_the_reader_forms_a_chow_from_any_seat_only_under_the_toy(toy: FlatWin) 
 
 def test_the_rule_aware_correction_uses_the_toys_tiles(toy: FlatWin) -> None:
     b1, c1 = row(["4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N"], 0)
-    b2, c2 = row(["f1"], 460)  # a flower read where the toy has none: the second guess, N, wins the hand
-    det = dets(b1 + b2, c1 + c2, conf=0.6)
-    det.probs[-1] *= 0
-    det.probs[-1, CLASS_INDEX["f1"]] = 0.55
-    det.probs[-1, CLASS_INDEX["N"]] = 0.40
-    changes = restrict(det, toy)
-    assert det.codes[-1] == "N" and "toy-flat has no f1" in changes[0].reason
+    b2, c2 = row(["N"], 460)
+    b3, c3 = row(["1m", "2m", "3m"], 560, sideways={1})  # a chow fed from opposite: only the toy has it
+    det = dets(b1 + b2 + b3, c1 + c2 + c3, conf=0.6)
+    det.probs[3] *= 0  # 7s read as 9s at first: the toy's completeness test makes it a win again
+    det.probs[3, CLASS_INDEX["9s"]] = 0.55
+    det.probs[3, CLASS_INDEX["7s"]] = 0.40
+    assert restrict(det, toy) == [] and det.codes[3] == "9s"
     lay = analyse(det, toy)
-    codes, _, warnings = correct(det, lay, toy, winning=False)
-    assert codes[-1] == "N" and not warnings
+    codes, changes, warnings = correct(det, lay, toy, winning=True)
+    assert codes[3] == "7s" and changes and not warnings
 
 
 @pytest.mark.skipif(not (MODELS_DIR / "detector.onnx").exists(), reason="shipped models not built")

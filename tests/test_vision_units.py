@@ -18,6 +18,7 @@ from vision.crops import orientation, quarter_turnable
 from vision.detections import Detections
 from vision.layout import analyse, to_hand
 from vision.photo import DAMAGED, PhotoError, decode_for_reading, decode_image, decode_photo, header_size
+from vision.pipeline import interpret
 from vision.reader import letterbox, suppress_contained
 from vision.repair import repair_rows
 
@@ -187,11 +188,19 @@ def test_correction_limits_a_tile_to_four():
     assert fixed.count("5p") == 4 and corrections
 
 
-def test_flowers_are_read_as_faces_in_nanning():
+def test_flowers_stay_flowers_in_a_ruleset_without_them_and_are_set_aside():
     det = dets([(0, 0, 40, 56)], ["f1"], conf=0.6)
     det.probs[0, CLASS_INDEX["1s"]] = 0.3
-    changes = restrict(det, "nanning")
-    assert det.codes == ["1s"] and changes[0].reason == "nanning has no f1"
+    assert restrict(det, "nanning") == [] and det.codes == ["f1"]  # never turned into a suit tile
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "E", "E", "E"], 0)
+    b2, c2 = row(["4p"], 600)
+    b3, c3 = row(["f1", "f5"], 0, y=300)
+    seen = dets(b1 + b2 + b3, c1 + c2 + c3)
+    reading = interpret(seen, "nanning", winner=0)
+    assert reading.hand["flowers"] == [] and reading.set_aside == ["f1", "f5"]
+    assert any("set aside" in w for w in reading.warnings)
+    assert interpret(seen, "nanjing", winner=0).hand["flowers"] == ["f1", "f5"]  # the same reading, re-interpreted
+    assert seen.codes == c1 + c2 + c3  # interpreting does not change what the photo showed
 
 
 def test_vision_cli_reports_bad_files_and_goes_on(tmp_path: Path):

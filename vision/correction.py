@@ -15,13 +15,12 @@ from itertools import combinations
 import numpy as np
 
 from scoring import DEFAULT, Ruleset, as_ruleset
-from scoring.tiles import INDEX, N_KINDS
+from scoring.tiles import FLOWERS, INDEX, N_KINDS
 
-from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
+from .classes import BACK, CLASSIFIER_CODES
 from .detections import Detections
 from .layout import Layout, best_meld_codes, log_prob, rows_of, split_groups
 
-FLOWER_IDX = [CLASS_INDEX[f"f{i}"] for i in range(1, 9)]
 EPS = 1e-6
 
 
@@ -37,13 +36,14 @@ class Correction:
 
 
 def allowed_mask(rules: Ruleset) -> np.ndarray:
-    """Classes that exist in the ruleset's tile set (its playing kinds and flowers; a face-down tile always)."""
-    kinds = rules.tile_kinds()
+    """Classes a reading may name: the ruleset's tiles, every flower (a flower is never turned into another tile;
+    a ruleset without flowers sets them aside) and a face-down tile."""
+    kinds = rules.tile_kinds() | set(FLOWERS)
     return np.array([c == "back" or INDEX[c] in kinds for c in CLASSIFIER_CODES], bool)
 
 
 def restrict(det: Detections, rules: Ruleset | str) -> list[Correction]:
-    """Zero the probabilities of tiles the ruleset does not have; report the tiles whose reading changed."""
+    """Zero the probabilities of faces the ruleset does not have; report the tiles whose reading changed."""
     if not len(det):
         return []
     rules = as_ruleset(rules)
@@ -164,6 +164,7 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
     if max_changes <= 0:
         return None
     flowers = [i for g in layout.groups if g.kind == "flowers" for i in g.tiles]
+    flower_kinds = rules.flower_kinds | set(FLOWERS)
     editable = hand_tiles + flowers
     moves: list[tuple[float, int, str]] = []
     for i in editable:
@@ -173,7 +174,7 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
             alt = CLASSIFIER_CODES[j]
             if alt == codes[i] or alt == "back" or det.probs[i, j] <= EPS:
                 continue
-            if (i in flowers) != (INDEX[alt] in rules.flower_kinds):
+            if (i in flowers) != (INDEX[alt] in flower_kinds):
                 continue  # a flower stays a flower, a face stays a face
             moves.append((base - log_prob(det, i, alt), i, alt))
     moves.sort()

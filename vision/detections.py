@@ -49,6 +49,10 @@ class Detections:
     def empty(cls) -> Detections:
         return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
 
+    def copy(self) -> Detections:
+        """An independent copy (the interpretation of a reading changes its probabilities)."""
+        return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy())
+
     def __len__(self) -> int:
         return len(self.xyxy)
 

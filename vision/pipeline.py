@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from scoring import DEFAULT, Ruleset
+from scoring import DEFAULT, Ruleset, as_ruleset
+from scoring.tiles import INDEX
 
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
@@ -32,6 +33,7 @@ class Reading:
     corrections: list[Correction] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     timing_ms: dict[str, float] = field(default_factory=dict)
+    set_aside: list[str] = field(default_factory=list)  # flowers the ruleset does not use
 
     def to_json(self) -> dict[str, Any]:
         group_of = self.layout.group_of(len(self.det))
@@ -50,7 +52,48 @@ class Reading:
         return {"path": self.path, "width": self.width, "height": self.height, "tiles": tiles,
                 "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
                 "corrections": [c.to_json() for c in self.corrections], "warnings": self.warnings,
+                "set_aside": self.set_aside,
                 "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()}}
+
+
+def detect(img: np.ndarray, reader: TileReader, timing: dict[str, float] | None = None,
+           scale: float = 1.0) -> Detections:
+    """What the photo shows, before any ruleset: boxes (in the photo's pixels), per-tile probabilities, geometry.
+    The page keeps this and interprets it again, in milliseconds, whenever the ruleset or house rules change."""
+    det = reader.read(img, timing if timing is not None else {})
+    det.xyxy *= np.float32(scale)
+    return det
+
+
+def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = True, winner: int = 0,
+              path: str = "", width: int = 0, height: int = 0, timing: dict[str, float] | None = None,
+              photo_warnings: list[str] | None = None) -> Reading:
+    """Layout and rule-aware correction of detections for one ruleset (the detections are not changed).
+    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning."""
+    rules = as_ruleset(rules)
+    timing = timing if timing is not None else {}
+    det = seen.copy()
+    t = time.perf_counter()
+    warnings: list[str] = list(photo_warnings or [])
+    corrections = restrict(det, rules) + face_up_stray_backs(det)
+    if len(det) == 0:
+        warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
+    layout = analyse(det, rules)
+    codes, more, warn = correct(det, layout, rules, winning) if len(det) else ([], [], [])
+    corrections += more
+    hand = to_hand(det, layout, winner, codes) if len(det) else None
+    aside: list[str] = []
+    if hand is not None:
+        aside = [c for c in hand["flowers"] if INDEX[c] not in rules.flower_kinds]
+        if aside:
+            hand["flowers"] = [c for c in hand["flowers"] if INDEX[c] in rules.flower_kinds]
+            warnings.append(f"{len(aside)} flower tile(s) set aside ({' '.join(aside)}): {rules.name} is played "
+                            "without flowers")
+    if len(det) and hand is None:
+        warnings.append("some tiles are face down outside a concealed kong or a kong shows no face: enter them")
+    timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
+    return Reading(path, width, height, det, layout, codes, hand, corrections, warnings + layout.warnings + warn,
+                   timing, aside)
 
 
 def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
@@ -59,23 +102,9 @@ def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEF
     """Read a decoded photo (BGR, upright) into a Reading; ``scale`` maps the image's pixels to the photo's
     (when it was decoded at reduced size), so boxes, width and height are in the photo's pixels."""
     timing = timing if timing is not None else {}
-    det = reader.read(img, timing)
-    det.xyxy *= np.float32(scale)
-    t = time.perf_counter()
-    warnings: list[str] = list(photo_warnings or [])
-    corrections = restrict(det, ruleset) + face_up_stray_backs(det)
-    if len(det) == 0:
-        warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
-    layout = analyse(det, ruleset)
-    codes, more, warn = correct(det, layout, ruleset, winning) if len(det) else ([], [], [])
-    corrections += more
-    hand = to_hand(det, layout, winner, codes) if len(det) else None
-    if len(det) and hand is None:
-        warnings.append("some tiles are face down outside a concealed kong or a kong shows no face: enter them")
-    timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
+    det = detect(img, reader, timing, scale)
     width, height = round(img.shape[1] * scale), round(img.shape[0] * scale)
-    return Reading(path, width, height, det, layout, codes, hand, corrections, warnings + layout.warnings + warn,
-                   timing)
+    return interpret(det, ruleset, winning, winner, path, width, height, timing, photo_warnings)
 
 
 def read_photo(path: str | Path, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,

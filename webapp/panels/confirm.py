@@ -1,0 +1,162 @@
+"""Confirm or correct the hand: the photo with numbered boxes, one-click fixes, and the hand's fields.
+
+The fields render from the tab's hand state and write back to it; a text that cannot be read stays as the user
+typed it, with the reason, and the score disappears until it is fixed (no stale result).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from scoring import Ruleset
+from scoring.errors import InputError
+from scoring.rulesets.base import MELD_TEXT
+from scoring.tiles import split_notation
+
+from ..editing import compact
+from ..reading import PICKABLE, codes_now, fix_tile
+from ..session import Tab, Table, label
+from ..state import FEEDERS, HandState, MeldState
+from .photo import tile_label
+
+FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
+
+
+def _field(tb: Tab, key: str, text: str) -> None:
+    """Show the state's text unless the user's own unreadable text is waiting to be fixed."""
+    if key not in tb.field_errors:
+        st.session_state[key] = text
+
+
+def _parsed(tb: Tab, key: str, apply: Callable[[HandState, str], None]) -> None:
+    """on_change of a hand field: parse the text into the state, or keep the text and say why not."""
+    hand = tb.editor.edit()
+    try:
+        apply(hand, st.session_state[key] or "")
+    except InputError as e:
+        tb.field_errors[key] = str(e)
+        return
+    tb.field_errors.pop(key, None)
+    tb.editor.change(hand)
+
+
+def _set_concealed(hand: HandState, text: str) -> None:
+    hand.concealed = split_notation(text, label("concealed"))
+
+
+def _set_winning(hand: HandState, text: str) -> None:
+    tiles = split_notation(text, label("winning_tile"))
+    if len(tiles) > 1:
+        raise InputError(f"{label('winning_tile')}: {len(tiles)} tiles, one expected")
+    hand.winning = tiles[0] if tiles else None
+
+
+def _set_flowers(hand: HandState, text: str) -> None:
+    hand.flowers = split_notation(text, label("flowers"))
+
+
+def _meld_setter(i: int, what: str) -> Callable[[HandState, str], None]:
+    def apply(hand: HandState, value: str) -> None:
+        m = hand.melds[i]
+        if what == "tiles":
+            m.tiles = split_notation(value, f"{label('meld_tiles')} {i + 1}")
+        elif what == "type":
+            m.type = value
+            m.feeder = None if value == "kong_concealed" else (m.feeder or "left")
+        else:
+            m.feeder = value
+    return apply
+
+
+def _meld_count(tb: Tab) -> None:
+    hand = tb.editor.edit()
+    n = int(st.session_state["meld_count"] or 0)
+    hand.melds = hand.melds[:n] + [MeldState("pung", [], "left") for _ in range(n - len(hand.melds))]
+    tb.editor.change(hand)
+
+
+def photo_view(tb: Tab, rules: Ruleset) -> None:
+    """The photo, its warnings, unsure tiles as one-tap choices, the reader's corrections, and the tile picker."""
+    reading, seen = tb.reading, tb.photo
+    if reading is None or seen is None:
+        return
+    codes = codes_now(reading, seen.fixes)
+    left, right = st.columns([3, 2])
+    left.image(seen.image, caption=f"{len(codes)} {label('tiles')} · {seen.timing_ms.get('page_read_ms', 0):.0f} ms")
+    with right:
+        if not codes:
+            st.warning(label("no_tiles"))
+        for w in reading.warnings:
+            st.warning(w)
+        conf = reading.det.tile_confidence
+        unsure = [i for i in range(len(codes)) if conf[i] < 0.9 and i not in seen.fixes]
+        if unsure:
+            st.caption(label("uncertain"))
+            for i in unsure:
+                alts = [c for c, _ in reading.det.alternatives(i, 3)]
+                st.pills(f"#{i} ({conf[i]:.0%})", alts, key=f"pill{i}", format_func=tile_label,
+                         on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
+                         if st.session_state.get(f"pill{i}") else None)
+        if reading.corrections:
+            st.caption(label("corrections"))
+            for k, c in enumerate(reading.corrections):
+                cols = st.columns([4, 1])
+                cols[0].write(f"#{c.tile}: {tile_label(c.from_code)} → {tile_label(c.to_code)} — {c.reason}")
+                cols[1].button(label("undo"), key=f"undo{k}", on_click=fix_tile, args=(tb, rules, c.tile, c.from_code))
+        if codes:
+            with st.expander(label("tile_fix")):
+                if st.session_state.get("pick_tile", 0) >= len(codes):
+                    st.session_state["pick_tile"] = 0
+                st.selectbox("#", list(range(len(codes))), key="pick_tile",
+                             format_func=lambda i: f"#{i}: {tile_label(codes_now(reading, seen.fixes)[i])}")
+                st.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code",
+                             format_func=tile_label)
+                st.button("OK", key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
+                                                                          st.session_state["pick_code"]))
+
+
+def render(tb: Tab, tbl: Table) -> None:
+    rules = tbl.rules
+    st.subheader(label("confirm"))
+    if tb.editing is not None:
+        st.info(f"{label('editing')} #{tb.editing}")
+    photo_view(tb, rules)
+    hand = tb.editor.hand
+    u1, u2, _ = st.columns([1, 1, 4])
+    u1.button("↶ " + label("undo"), key="undo_hand", on_click=tb.editor.undo, disabled=not tb.editor.undo_stack)
+    u2.button("↷ " + label("redo"), key="redo_hand", on_click=tb.editor.redo, disabled=not tb.editor.redo_stack)
+    c1, c2 = st.columns([3, 1])
+    _field(tb, "concealed_txt", compact(hand.concealed))
+    c1.text_input(label("concealed"), key="concealed_txt", placeholder="123m 456p 789s 11s 23m",
+                  on_change=_parsed, args=(tb, "concealed_txt", _set_concealed))
+    _field(tb, "winning_txt", hand.winning or "")
+    c2.text_input(label("winning_tile"), key="winning_txt", placeholder="4m", on_change=_parsed,
+                  args=(tb, "winning_txt", _set_winning))
+    if rules.allows_flowers:
+        _field(tb, "flowers_txt", compact(hand.flowers))
+        st.text_input(label("flowers"), key="flowers_txt", placeholder="f1 f5 C", on_change=_parsed,
+                      args=(tb, "flowers_txt", _set_flowers))
+    if hand.set_aside:
+        st.caption(f"{label('set_aside')}: {' '.join(hand.set_aside)}")
+    st.session_state["meld_count"] = len(hand.melds)
+    st.number_input(label("meld_count"), min_value=0, max_value=4, step=1, key="meld_count", on_change=_meld_count,
+                    args=(tb,))
+    allowed = [m for m in MELD_TEXT if m != "chow" or rules.allows_chow]
+    for i, m in enumerate(hand.melds):
+        m1, m2, m3 = st.columns([2, 3, 2])
+        st.session_state[f"meld{i}_type"] = m.type if m.type in allowed else "pung"
+        m1.selectbox(f"{label('meld_type')} {i + 1}", allowed, key=f"meld{i}_type",
+                     format_func=lambda t: MELD_TEXT[t].get(tbl.lang), on_change=_parsed,
+                     args=(tb, f"meld{i}_type", _meld_setter(i, "type")))
+        _field(tb, f"meld{i}_tiles", compact(m.tiles))
+        m2.text_input(f"{label('meld_tiles')} {i + 1}", key=f"meld{i}_tiles", placeholder="777p", on_change=_parsed,
+                      args=(tb, f"meld{i}_tiles", _meld_setter(i, "tiles")))
+        if m.type != "kong_concealed":
+            st.session_state[f"meld{i}_from"] = m.feeder or "left"
+            m3.selectbox(f"{label('meld_from')} {i + 1}", FEEDERS, key=f"meld{i}_from",
+                         format_func=lambda f: label(FEEDER_LABEL[f]), on_change=_parsed,
+                         args=(tb, f"meld{i}_from", _meld_setter(i, "from")))
+    for why in tb.field_errors.values():
+        st.warning(f"{label('bad_hand')}: {why}")

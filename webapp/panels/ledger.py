@@ -1,0 +1,140 @@
+"""The table's ledger: totals, next dealer, every hand (edited ones marked, history on demand), edit with cancel,
+delete with confirmation and undo, drawn hands, exports. Other tabs' records appear within a few seconds."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ledger import Ledger, LedgerError
+from scoring import RULESETS
+
+from ..case import state_from_case
+from ..session import Tab, Table, label
+from . import situation as situation_panel
+
+
+def load_for_edit(tb: Tab, ledger: Ledger, hand_id: int) -> None:
+    """Load the complete stored case: tiles, every flag, the ruleset and its options, the dealer."""
+    rec = ledger.get(hand_id)
+    if rec is None or rec.deleted or rec.kind != "win":
+        tb.flash.append(("error", label("cannot_edit").format(id=hand_id)))
+        return
+    hand, sit, dealer = state_from_case(rec.case)
+    tb.new_entry(hand)
+    tb.photo, tb.reading, tb.derived_for = None, None, None
+    tb.editing = rec.id
+    st.session_state["table_override"] = {"ruleset": rec.ruleset, "options": rec.case.get("options", {}),
+                                          "dealer": dealer}
+    situation_panel.reset()
+    situation_panel.show(sit, hand)
+
+
+def ask_delete(tb: Tab, hand_id: int) -> None:
+    tb.confirm_delete = hand_id
+
+
+def delete(tb: Tab, ledger: Ledger, hand_id: int) -> None:
+    try:
+        ledger.delete(hand_id)
+        tb.just_deleted = hand_id
+    except LedgerError as e:
+        tb.flash.append(("error", str(e)))
+    tb.confirm_delete = None
+    if tb.editing == hand_id:
+        tb.new_entry()
+
+
+def restore(tb: Tab, ledger: Ledger, hand_id: int) -> None:
+    try:
+        ledger.restore(hand_id)
+    except LedgerError as e:
+        tb.flash.append(("error", str(e)))
+    tb.just_deleted = None
+
+
+def record_draw(tb: Tab, ledger: Ledger, tbl: Table) -> None:
+    """A drawn hand (荒莊): no payments; the dealer passes as the ruleset says."""
+    try:
+        ledger.record_event("draw", [{"ruleset": tbl.ruleset, "context": {"dealer": tbl.dealer}}], [],
+                            key=f"draw-{tb.entry}")
+        tb.flash.append(("success", label("draw_recorded")))
+    except (LedgerError, ValueError) as e:
+        tb.flash.append(("error", str(e)))
+    tb.new_entry()
+
+
+@st.fragment(run_every=3)
+def watch(ledger: Ledger, seen: int) -> None:
+    """Poll the ledger's change counter; another tab's record reruns this page."""
+    try:
+        now = ledger.changes()
+    except LedgerError:
+        return
+    if now != seen:
+        st.rerun()
+
+
+def render(tb: Tab, tbl: Table, ledger: Ledger | None, ledger_problem: str | None) -> None:
+    st.subheader(label("ledger"))
+    if ledger is None:
+        st.caption(ledger_problem or "")
+        return
+    try:
+        hands = ledger.hands()
+        totals = ledger.totals()
+        tb.seen_changes = ledger.changes()
+    except LedgerError as e:
+        st.error(str(e))
+        return
+    names = tbl.names
+    cols = st.columns(5)
+    for i in range(4):
+        cols[i].metric(f"{label('totals')}: {names[i]}", totals[i])
+    cols[4].metric(label("next_dealer"), names[tbl.dealer])
+    writable = not ledger.read_only
+    if tb.just_deleted is not None and writable:
+        u1, u2 = st.columns([3, 1])
+        u1.info(label("deleted").format(id=tb.just_deleted))
+        u2.button(label("undo_delete"), key="undo_delete", on_click=restore, args=(tb, ledger, tb.just_deleted))
+    if not hands:
+        st.caption(label("no_hands"))
+    else:
+        rows = [{"#": r.id, label("time"): r.created,
+                 label("ruleset"): RULESETS[r.ruleset].title.get(tbl.lang) if r.ruleset in RULESETS else r.ruleset,
+                 label("winner"): " ".join(names[w] for w in r.winners) or label("drawn"),
+                 label("edited"): "✎" if r.version > 1 else "", **{names[i]: r.net[i] for i in range(4)}}
+                for r in hands]
+        st.dataframe(rows, hide_index=True)
+        ids = [r.id for r in hands]
+        if st.session_state.get("ledger_pick") not in ids:
+            st.session_state["ledger_pick"] = ids[-1]
+        e1, e2, e3 = st.columns(3)
+        pick = e1.selectbox("#", ids, key="ledger_pick")
+        if writable:
+            e2.button(label("edit"), key="ledger_edit", on_click=load_for_edit, args=(tb, ledger, pick))
+            e3.button(label("delete"), key="ledger_delete", on_click=ask_delete, args=(tb, pick))
+        if tb.confirm_delete is not None and writable:
+            c1, c2 = st.columns(2)
+            c1.button(label("confirm_delete").format(id=tb.confirm_delete), key="ledger_delete_yes", type="primary",
+                      on_click=delete, args=(tb, ledger, tb.confirm_delete))
+            c2.button(label("cancel"), key="ledger_delete_no", on_click=lambda: setattr(tb, "confirm_delete", None))
+        history = ledger.history(pick)
+        if history:
+            with st.expander(label("history").format(id=pick, n=len(history))):
+                for h in history:
+                    st.write(f"v{h['version']} ({h['replaced']}): " + ", ".join(
+                        f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["results"]))))
+    d1, d2, d3 = st.columns(3)
+    if writable:
+        d1.button(label("record_draw"), key="record_draw", on_click=record_draw, args=(tb, ledger, tbl))
+    d2.download_button(label("export_csv"), ledger.export_csv(names), "mahjong-ledger.csv", "text/csv")
+    d3.download_button(label("export_json"), ledger.export_json(), "mahjong-ledger.json", "application/json")
+    watch(ledger, tb.seen_changes)
+
+
+def _net(results: list[dict]) -> list[int]:
+    net = [0, 0, 0, 0]
+    for r in results:
+        for i, n in enumerate(r.get("net", [0, 0, 0, 0])):
+            net[i] += n
+    return net

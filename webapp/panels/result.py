@@ -1,0 +1,145 @@
+"""The score of the current hand and the buttons that record it. A score exists only for the current, valid hand:
+an empty hand, an unreadable field or an invalid case shows why, and no Record button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from ledger import Ledger, LedgerError
+from scoring import score_case
+from scoring.errors import InputError
+from scoring.rulesets.base import LIABILITY_TEXT
+
+from ..case import build_case
+from ..editing import pay_lines
+from ..session import Tab, Table, label
+from ..state import HandState, Situation
+from . import situation as situation_panel
+
+
+def current(tb: Tab, tbl: Table, sit: Situation, problem: str | None) -> tuple[dict | None, dict | None]:
+    """The case and result of the hand on screen, or (None, None) when there is none to score."""
+    if tb.field_errors or problem or tb.editor.hand.empty:
+        return None, None
+    try:
+        case = build_case(tbl.rules, tbl.opts, tb.editor.hand, sit, tbl.dealer)
+    except InputError as e:
+        return None, {"valid": False, "error": "invalid_input", "message": str(e)}
+    return case, score_case(case)
+
+
+def show(result: dict[str, Any], tbl: Table) -> None:
+    rules, lang, names = tbl.rules, tbl.lang, tbl.names
+    if not result["valid"]:
+        msg = rules.error_text(result["error"]).get(lang)
+        st.error(f"{label('invalid')}: {msg}" + (f" — {result['message']}" if result.get("message") else ""))
+        return
+    unit = rules.unit.get(lang)
+    head = [f"**{label('valid')}**"] + [f"{k}: **{result[k]}**" for k in ("fan", "points", "total") if k in result]
+    st.success(" · ".join(head) + f" · {rules.title.get(lang)}")
+    rows = []
+    for e in result["elements"]:
+        shown = f"×{e['multiplier']}" if "multiplier" in e else f"{e.get('value', e.get('fan'))}"
+        if "items" in e and e["items"]:
+            shown += " (" + ", ".join(f"{i['id']}×{i['count']}" for i in e["items"]) + ")"
+        rows.append({label("element"): e["zh"] if lang == "zh" else f"{e['zh']} {e['en']}", label("value"): shown,
+                     label("reason"): e["reason_zh"] if lang == "zh" else e["reason"]})
+    st.table(rows)
+    s = result["settlement"]
+    liab = result.get("liability")
+    if liab:
+        text = LIABILITY_TEXT.get(liab["type"])
+        st.write(f"{label('liability')}: {text.get(lang) if text else liab['type']} → {names[liab['liable']]}")
+    if liab and s["mode"] == "each" and len({p["from"] for p in result["hand_payments"]}) == 1:
+        st.write(f"{label('settlement')}: {names[liab['liable']]} {label('pays_for_all')} "
+                 f"**{sum(p['amount'] for p in result['hand_payments'])} {unit}**")
+    elif s["mode"] == "each":
+        st.write(f"{label('settlement')}: {label('each_pays')} **{s['amount']} {unit}**")
+    else:
+        st.write(f"{label('settlement')}: {names[s['payer']]} {label('single_pays')} **{s['amount']} {unit}**")
+    for key in ("hand_payments", "kong_payments", "penalty_payments"):
+        if result.get(key):
+            st.markdown(f"**{label(key)}**")
+            for line in pay_lines(result[key], names):
+                st.write(f"{line} {unit}")
+    cols = st.columns(4)
+    for i in range(4):
+        cols[i].metric(names[i], result["net"][i])
+
+
+def record(tb: Tab, ledger: Ledger, case: dict, result: dict) -> None:
+    """Record the shown hand (idempotent per entry), or save the edit; then start a new entry."""
+    try:
+        if tb.editing is not None:
+            ledger.update(tb.editing, case, result)
+            tb.flash.append(("success", f"{label('saved')} #{tb.editing}"))
+        elif tb.pending_multi:
+            cases = [c for c, _ in tb.pending_multi] + [case]
+            ctxs = [c["context"] for c in cases]
+            if len({c.get("discarder") for c in ctxs}) > 1 or len({c["winner"] for c in ctxs}) < len(ctxs) or \
+                    any(c["win_type"] != "discard" for c in ctxs):
+                raise ValueError(label("multi_mismatch"))
+            hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=tb.entry)
+            tb.flash.append(("success", f"{label('recorded')} #{hid}"))
+        else:
+            hid = ledger.record(case, result, key=tb.entry)
+            tb.flash.append(("success", f"{label('recorded')} #{hid}"))
+    except (LedgerError, ValueError) as e:
+        tb.flash.append(("error", str(e)))
+        return
+    tb.new_entry(HandState())
+    situation_panel.reset({"winner": case["context"]["winner"]})
+    for k in ("concealed_txt", "winning_txt", "flowers_txt"):
+        st.session_state.pop(k, None)
+
+
+def add_winner(tb: Tab, case: dict, result: dict) -> None:
+    """Several winners on one discard: keep this win and enter the next winner's hand, same discarder."""
+    tb.pending_multi.append((case, result))
+    entry = tb.entry
+    tb.editor.change(HandState())
+    tb.entry = entry
+    d = case["context"]["discarder"]
+    done = {c["context"]["winner"] for c, _ in tb.pending_multi}
+    winner = next((d + k) % 4 for k in (1, 2, 3) if (d + k) % 4 not in done)
+    situation_panel.reset({"winner": winner, "win_type": "discard", "discarder": d})
+
+
+def cancel_edit(tb: Tab) -> None:
+    tb.new_entry(HandState())
+    situation_panel.reset()
+
+
+def render(tb: Tab, tbl: Table, ledger: Ledger | None, sit: Situation, problem: str | None) -> None:
+    st.subheader(label("result"))
+    for kind, msg in tb.flash:
+        (st.success if kind == "success" else st.error)(msg)
+    tb.flash.clear()
+    if problem:
+        st.warning(f"{label('bad_hand')}: {problem}")
+    case, result = current(tb, tbl, sit, problem)
+    if tb.pending_multi:
+        st.info(label("multi_pending").format(n=len(tb.pending_multi),
+                                              who=", ".join(tbl.names[c["context"]["winner"]]
+                                                            for c, _ in tb.pending_multi)))
+    if result is None:
+        st.caption(label("nothing_to_score"))
+    else:
+        show(result, tbl)
+    ok = result is not None and result.get("valid") and case is not None
+    writable = ledger is not None and not ledger.read_only
+    b1, b2, b3 = st.columns(3)
+    if ok and writable:
+        assert case is not None and result is not None and ledger is not None
+        if tb.editing is not None:
+            b1.button(label("update_record"), key="record", type="primary", on_click=record,
+                      args=(tb, ledger, case, result))
+        else:
+            text = label("record_multi").format(n=len(tb.pending_multi) + 1) if tb.pending_multi else label("record")
+            b1.button(text, key="record", type="primary", on_click=record, args=(tb, ledger, case, result))
+            if sit.win_type == "discard" and len(tb.pending_multi) < 2:
+                b2.button(label("add_winner"), key="add_winner", on_click=add_winner, args=(tb, case, result))
+    if tb.editing is not None:
+        b3.button(label("cancel_edit"), key="cancel_edit", on_click=cancel_edit, args=(tb,))

@@ -1,0 +1,98 @@
+"""The table bar at the top: ruleset, house rules, four names, dealer and language, kept in the ledger."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from ledger import Ledger
+from scoring import RULESETS
+from scoring.errors import InputError
+
+from ..session import Table, label, save_table
+
+
+def _write(ledger: Ledger | None, tbl: Table, **changes: Any) -> None:
+    for k, v in changes.items():
+        setattr(tbl, k, v)
+    save_table(ledger, tbl)
+
+
+def _options(ledger: Ledger | None, tbl: Table) -> None:
+    """House rules of the active ruleset; each change is validated by the ruleset and saved at once."""
+    rules = tbl.rules
+    current = tbl.opts
+    for name, opt in rules.options.items():
+        key = f"opt_{rules.name}_{name}"
+        value = current.get(name, opt.default)
+        helptext = opt.text().get(tbl.lang)
+        choices = getattr(opt.check, "choices", None)
+        lo, hi = getattr(opt.check, "bounds", (None, None))
+
+        def changed(name: str = name, key: str = key, default: Any = opt.default, json_text: bool = False) -> None:
+            raw = st.session_state[key]
+            try:
+                val = (json.loads(raw) if raw.strip() else None) if json_text else raw
+                new = dict(tbl.opts)
+                if val == default:
+                    new.pop(name, None)
+                else:
+                    new[name] = val
+                rules.parse_options(new)
+            except (ValueError, InputError) as e:
+                st.session_state[f"{key}_error"] = f"{name}: {e}"
+                return
+            st.session_state.pop(f"{key}_error", None)
+            _write(ledger, tbl, options={**tbl.options, rules.name: new})
+
+        if isinstance(opt.default, bool):
+            st.session_state[key] = bool(value)
+            st.checkbox(name, key=key, help=helptext, on_change=changed)
+        elif choices:
+            st.session_state[key] = value
+            st.selectbox(name, list(choices), key=key, help=helptext, on_change=changed)
+        elif isinstance(opt.default, int) and lo is not None:
+            st.session_state[key] = int(value)
+            st.number_input(name, min_value=lo, max_value=hi, step=1, key=key, help=helptext, on_change=changed)
+        else:
+            if f"{key}_error" not in st.session_state:
+                st.session_state[key] = json.dumps(value)
+            st.text_input(name, key=key, help=helptext + " (JSON)", on_change=changed,
+                          kwargs={"json_text": True})
+        if st.session_state.get(f"{key}_error"):
+            st.error(st.session_state[f"{key}_error"])
+
+
+def render(ledger: Ledger | None, tbl: Table) -> None:
+    """The compact table bar; it opens to edit."""
+    rules = tbl.rules
+    summary = f"🀄 {rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
+        " · ".join(tbl.names)
+    with st.expander(summary, expanded=False):
+        st.session_state["lang"] = tbl.lang
+        st.radio(label("language"), ["en", "zh"], key="lang", horizontal=True,
+                 format_func=lambda x: "English" if x == "en" else "中文",
+                 on_change=lambda: _write(ledger, tbl, lang=st.session_state["lang"]))
+        st.session_state["ruleset"] = tbl.ruleset
+        st.selectbox(label("ruleset"), list(RULESETS), key="ruleset",
+                     format_func=lambda r: RULESETS[r].title.get(tbl.lang),
+                     on_change=lambda: _write(ledger, tbl, ruleset=st.session_state["ruleset"]))
+        cols = st.columns(4)
+        for i in range(4):
+            key = f"name{i}"
+            st.session_state[key] = tbl.names[i]
+
+            def renamed(i: int = i, key: str = key) -> None:
+                names = list(tbl.names)
+                names[i] = (st.session_state[key] or "").strip()[:40] or f"{label('seat')} {i}"
+                _write(ledger, tbl, names=names)
+
+            cols[i].text_input(f"{label('seat')} {i}", key=key, on_change=renamed)
+        st.session_state["dealer"] = tbl.dealer
+        st.selectbox(label("dealer"), range(4), key="dealer", format_func=lambda s: f"{s}: {tbl.names[s]}",
+                     on_change=lambda: _write(ledger, tbl, dealer=int(st.session_state["dealer"])))
+        st.caption(f"{label('ledger_file')}: `{ledger.path if ledger else '—'}`")
+    with st.expander(f"{label('options')} · {rules.unit.get(tbl.lang)}"):
+        _options(ledger, tbl)

@@ -1,0 +1,131 @@
+"""The page's photo reading: detect once per photo, interpret for the active ruleset whenever it changes.
+
+The model is loaded once per server process, on the first page view (before any photo), and warmed with one
+read, so the first photo is as fast as the later ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import numpy as np
+import streamlit as st
+
+from scoring import Ruleset
+from scoring.tiles import INDEX
+from vision.detections import Detections
+from vision.photo import PhotoError, decode_for_reading
+from vision.pipeline import Reading, detect, interpret
+from vision.reader import ModelMissing, TileReader, shipped_models_dir
+
+from .draw import annotate
+from .session import PhotoSeen, Tab
+from .state import HandState, MeldState
+
+PICKABLE = [c for c in INDEX if c != "G"]
+
+
+@st.cache_resource(show_spinner=False)
+def load_reader(models_dir: str) -> TileReader | str:
+    """One tile reader per server process and models folder, warmed with a blank read; or the error line."""
+    try:
+        reader = TileReader(models_dir, threads=2)
+    except ModelMissing as e:
+        return str(e)
+    reader.read(np.full((240, 320, 3), 200, np.uint8), {})
+    return reader
+
+
+def reader() -> TileReader | str:
+    """The shared reader (or why there is none)."""
+    return load_reader(str(shipped_models_dir()))
+
+
+def detect_photo(data: bytes, name: str) -> PhotoSeen:
+    """Decode and detect a photo (PhotoError when it cannot be read, ModelMissing without a model)."""
+    t0 = time.perf_counter()
+    img, scale, warnings = decode_for_reading(data, name)
+    r = reader()
+    if isinstance(r, str):
+        raise ModelMissing(r)
+    timing: dict[str, float] = {}
+    det = detect(img, r, timing, scale)
+    timing["page_read_ms"] = 1000 * (time.perf_counter() - t0)
+    tiles = [{"box": [float(v) for v in det.xyxy[i]], "confidence": float(det.tile_confidence[i])}
+             for i in range(len(det))]
+    return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
+                     round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing)
+
+
+def take_photo(tb: Tab, data: bytes, name: str) -> None:
+    """A new photo: read it once, leave edit mode, start a new hand; an unreadable photo clears the hand."""
+    digest = hashlib.sha1(data).hexdigest()
+    if tb.photo is not None and tb.photo.digest == digest or tb.photo_error == digest:
+        return
+    try:
+        seen = detect_photo(data, name)
+    except (PhotoError, ModelMissing) as e:
+        tb.photo, tb.reading, tb.derived_for = None, None, None
+        tb.photo_error, tb.photo_error_msg = digest, str(e)
+        tb.new_entry(HandState())
+        return
+    tb.photo, tb.photo_error, tb.photo_error_msg, tb.derived_for = seen, None, None, None
+    tb.new_entry(HandState())
+
+
+def reinterpret(tb: Tab, rules: Ruleset, options: dict) -> None:
+    """Interpret the photo for the active ruleset and house rules when either changed (milliseconds)."""
+    if tb.photo is None:
+        return
+    key = (tb.photo.digest, rules.name, json.dumps(options, sort_keys=True))
+    if key == tb.derived_for:
+        return
+    seen = tb.photo
+    tb.reading = interpret(seen.det, rules, True, 0, seen.name, seen.width, seen.height, dict(seen.timing_ms),
+                           seen.warnings)
+    tb.derived_for = key
+    tb.editor.change(hand_from_reading(tb.reading, seen.fixes, rules))
+
+
+def codes_now(reading: Reading, fixes: dict[int, str]) -> list[str]:
+    """The reading's codes with the user's fixes on top."""
+    return [fixes.get(i, c) for i, c in enumerate(reading.codes)]
+
+
+def hand_from_reading(reading: Reading, fixes: dict[int, str], rules: Ruleset) -> HandState:
+    """The hand state of a reading's groups, with feeders relative to the winner and flowers the ruleset does not
+    use set aside."""
+    codes = codes_now(reading, fixes)
+    hand = HandState()
+    for g in reading.layout.groups:
+        tiles = [codes[i] for i in g.tiles if codes[i] != "remove"]
+        if not tiles:
+            continue
+        if g.kind == "concealed":
+            hand.concealed = tiles
+        elif g.kind == "winning_tile":
+            hand.winning = tiles[0]
+        elif g.kind == "flowers":
+            hand.flowers = [c for c in tiles if INDEX.get(c) in rules.flower_kinds]
+            hand.set_aside = [c for c in tiles if INDEX.get(c) not in rules.flower_kinds]
+        else:
+            faces = [c for c in tiles if c != "back"]
+            mtype = g.meld_type or "pung"
+            if mtype != "chow" and faces:
+                tiles = [faces[0]] * (3 if mtype == "pung" else 4)
+            hand.melds.append(MeldState(mtype, tiles, None if mtype == "kong_concealed" else g.feeder or "left"))
+    return hand
+
+
+def fix_tile(tb: Tab, rules: Ruleset, tile: int, code: str) -> None:
+    """The user's choice for one tile of the photo; the hand is regrouped from it (and can be undone)."""
+    if tb.photo is None or tb.reading is None:
+        return
+    tb.photo.fixes[tile] = code
+    tb.editor.change(hand_from_reading(tb.reading, tb.photo.fixes, rules))
+
+
+def detections_of(tb: Tab) -> Detections | None:
+    return tb.photo.det if tb.photo else None

@@ -1,0 +1,156 @@
+"""What one browser tab holds between runs (one typed object in st.session_state), and the table it sits at.
+
+The table (ruleset, options, names, dealer, language) lives in the ledger, so every tab and phone at the table
+agrees on it; the tab keeps only its own work: the hand being entered with its undo stack, the photo's
+detections, the situation, and which recorded hand it is editing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from ledger import Ledger, LedgerError, default_path
+from scoring import DEFAULT, RULESETS, Ruleset
+from vision.detections import Detections
+from vision.pipeline import Reading
+
+from .i18n import t
+from .state import Editor, HandState, Situation
+
+DEFAULT_NAMES = ["East", "South", "West", "North"]
+
+
+@dataclass
+class Table:
+    """The table's set-up, kept in the ledger's settings."""
+
+    ruleset: str = DEFAULT
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset: only values off the default
+    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
+    dealer: int = 0
+    lang: str = "en"
+
+    @property
+    def rules(self) -> Ruleset:
+        return RULESETS[self.ruleset]
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        """The active ruleset's house rules (off-default values only, as a case carries them)."""
+        return dict(self.options.get(self.ruleset, {}))
+
+    @classmethod
+    def from_settings(cls, saved: dict[str, Any]) -> Table:
+        tbl = cls()
+        if saved.get("ruleset") in RULESETS:
+            tbl.ruleset = saved["ruleset"]
+        if isinstance(saved.get("options"), dict):
+            tbl.options = {k: v for k, v in saved["options"].items() if isinstance(v, dict)}
+        names = saved.get("names")
+        if isinstance(names, list) and len(names) == 4:
+            tbl.names = [str(n)[:40] or DEFAULT_NAMES[i] for i, n in enumerate(names)]
+        if saved.get("dealer") in (0, 1, 2, 3):
+            tbl.dealer = int(saved["dealer"])
+        if saved.get("lang") in ("en", "zh"):
+            tbl.lang = saved["lang"]
+        return tbl
+
+    def settings(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "options": self.options, "names": self.names, "dealer": self.dealer,
+                "lang": self.lang}
+
+
+@dataclass
+class PhotoSeen:
+    """What a photo showed, before any ruleset: the detections, the picture to draw on, and the user's fixes."""
+
+    digest: str
+    name: str
+    det: Detections
+    image: np.ndarray  # RGB, annotated, for display
+    scale: float
+    width: int
+    height: int
+    warnings: list[str]
+    timing_ms: dict[str, float]
+    fixes: dict[int, str] = field(default_factory=dict)  # tile index -> code the user chose ("remove" drops it)
+
+
+@dataclass
+class Tab:
+    """One tab's work in progress."""
+
+    editor: Editor = field(default_factory=Editor)
+    photo: PhotoSeen | None = None
+    photo_error: str | None = None  # digest of the last file that could not be read
+    photo_error_msg: str | None = None
+    reading: Reading | None = None
+    derived_for: tuple | None = None  # (digest, ruleset, options) the reading was interpreted for
+    entry: str = field(default_factory=lambda: uuid.uuid4().hex)  # one per hand entered: idempotent recording
+    editing: int | None = None  # the recorded hand being edited
+    field_errors: dict[str, str] = field(default_factory=dict)  # widget key -> why its text cannot be read
+    pending_multi: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    confirm_delete: int | None = None
+    just_deleted: int | None = None
+    flash: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) shown once
+    seen_changes: int = -1
+
+    def new_entry(self, hand: HandState | None = None) -> None:
+        """Start a new hand (a new photo, a record, a cancel): leave edit mode, keep undo of the old hand."""
+        self.entry = uuid.uuid4().hex
+        self.editing = None
+        self.pending_multi = []
+        self.field_errors = {}
+        self.editor.change(hand if hand is not None else HandState())
+
+
+def tab() -> Tab:
+    """This tab's state (created on its first run)."""
+    if "tab" not in st.session_state:
+        st.session_state["tab"] = Tab()
+    return st.session_state["tab"]
+
+
+def open_ledger() -> tuple[Ledger | None, str | None]:
+    """The table's ledger, or None and the reason (a banner names the file, the problem and the fix)."""
+    try:
+        return Ledger(default_path()), None
+    except LedgerError as e:
+        return None, str(e)
+
+
+def load_table(ledger: Ledger | None) -> Table:
+    """The table from the ledger (every tab sees the same), else this tab's own copy."""
+    if ledger is not None:
+        try:
+            tbl = Table.from_settings(ledger.settings())
+            st.session_state["table_copy"] = tbl
+            return tbl
+        except LedgerError:
+            pass
+    return st.session_state.setdefault("table_copy", Table())
+
+
+def save_table(ledger: Ledger | None, tbl: Table) -> None:
+    """Write the set-up where every tab reads it (this tab only, when the ledger cannot be written)."""
+    st.session_state["table_copy"] = tbl
+    if ledger is not None and not ledger.read_only:
+        try:
+            ledger.save_settings(tbl.settings())
+        except LedgerError as e:
+            tab().flash.append(("error", str(e)))
+
+
+def label(key: str) -> str:
+    """A page label in the table's language."""
+    tbl: Table = st.session_state.get("table_copy") or Table()
+    return t(key, tbl.lang)
+
+
+def new_situation() -> Situation:
+    return Situation()
