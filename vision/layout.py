@@ -143,10 +143,18 @@ def _meld_type(det: Detections, g: list[int], down: list[bool], allow_chow: bool
         return "kong_concealed"
     if n_down:
         return None
-    kind, _ = best_meld_codes(det, g, allow_chow)
+    kind, codes = best_meld_codes(det, g, allow_chow)
     if kind == "run":
         return "chow"
+    if not allow_chow and len(g) == 3:  # a run the photo shows clearly stays a run: never silently a pung
+        kind2, codes2 = best_meld_codes(det, g, True)
+        if kind2 == "run" and sum(log_prob(det, i, c) for i, c in codes2.items()) - \
+                sum(log_prob(det, i, c) for i, c in codes.items()) > CLEAR_RUN:
+            return "chow"
     return "pung" if len(g) == 3 else "kong_exposed"
+
+
+CLEAR_RUN = 3.0  # log-probability margin (about 20x) by which a run must beat the best pung reading
 
 
 SIZE_APART = 1.5  # a tile this many times larger or smaller than the photo's typical tile is not in the hand
@@ -224,6 +232,9 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
                     layout.warnings.append(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown")
             if shape == "chow" and len(rules.chow_from) == 1:
                 feeder = next(iter(rules.chow_from))  # the only seat a chow can come from
+            if shape == "chow" and not rules.allows_chow:
+                layout.warnings.append(f"{' '.join(gcodes)} looks like a chow, and {rules.name} has no chow: "
+                                       "check the tiles or the ruleset")
             melds.append(Group("meld", g, shape, feeder, r))
         elif sum(down[i] for i in g):
             layout.warnings.append(f"{sum(down[i] for i in g)} face-down tile(s) outside a concealed kong")

@@ -69,8 +69,9 @@ def show(result: dict[str, Any], tbl: Table) -> None:
         cols[i].metric(names[i], result["net"][i])
 
 
-def record(tb: Tab, ledger: Ledger, case: dict, result: dict) -> None:
-    """Record the shown hand (idempotent per entry), or save the edit; then start a new entry."""
+def record(tb: Tab, ledger: Ledger, case: dict, result: dict, entry: str) -> None:
+    """Record the shown hand, or save the edit; then start a new entry. ``entry`` is the hand's key as the
+    button was drawn, so a second press queued before the page reruns stores nothing new."""
     try:
         if tb.editing is not None:
             ledger.update(tb.editing, case, result)
@@ -81,10 +82,10 @@ def record(tb: Tab, ledger: Ledger, case: dict, result: dict) -> None:
             if len({c.get("discarder") for c in ctxs}) > 1 or len({c["winner"] for c in ctxs}) < len(ctxs) or \
                     any(c["win_type"] != "discard" for c in ctxs):
                 raise ValueError(label("multi_mismatch"))
-            hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=tb.entry)
+            hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=entry)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
         else:
-            hid = ledger.record(case, result, key=tb.entry)
+            hid = ledger.record(case, result, key=entry)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
     except (LedgerError, ValueError) as e:
         tb.flash.append(("error", str(e)))
@@ -135,10 +136,10 @@ def render(tb: Tab, tbl: Table, ledger: Ledger | None, sit: Situation, problem: 
         assert case is not None and result is not None and ledger is not None
         if tb.editing is not None:
             b1.button(label("update_record"), key="record", type="primary", on_click=record,
-                      args=(tb, ledger, case, result))
+                      args=(tb, ledger, case, result, tb.entry))
         else:
             text = label("record_multi").format(n=len(tb.pending_multi) + 1) if tb.pending_multi else label("record")
-            b1.button(text, key="record", type="primary", on_click=record, args=(tb, ledger, case, result))
+            b1.button(text, key="record", type="primary", on_click=record, args=(tb, ledger, case, result, tb.entry))
             if sit.win_type == "discard" and len(tb.pending_multi) < 2:
                 b2.button(label("add_winner"), key="add_winner", on_click=add_winner, args=(tb, case, result))
     if tb.editing is not None:
