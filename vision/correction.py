@@ -35,25 +35,33 @@ class Correction:
         return {"tile": self.tile, "from": self.from_code, "to": self.to_code, "reason": self.reason}
 
 
+FLOWER_SURE = 0.5  # a tile whose flower classes hold this much probability is a flower, whatever the ruleset
+FLOWER_CLASSES = np.array([INDEX[c] in FLOWERS for c in CLASSIFIER_CODES if c != "back"] + [False])
+
+
 def allowed_mask(rules: Ruleset) -> np.ndarray:
-    """Classes a reading may name: the ruleset's tiles, every flower (a flower is never turned into another tile;
-    a ruleset without flowers sets them aside) and a face-down tile."""
-    kinds = rules.tile_kinds() | set(FLOWERS)
+    """Classes that exist in the ruleset's tile set (its playing kinds and flowers; a face-down tile always)."""
+    kinds = rules.tile_kinds()
     return np.array([c == "back" or INDEX[c] in kinds for c in CLASSIFIER_CODES], bool)
 
 
 def restrict(det: Detections, rules: Ruleset | str) -> list[Correction]:
-    """Zero the probabilities of faces the ruleset does not have; report the tiles whose reading changed."""
+    """Zero the probabilities of faces the ruleset does not have; report the tiles whose reading changed.
+
+    A tile the classifier is sure is a flower stays a flower in every ruleset (one without flowers sets it aside
+    with a warning); only an unsure flower reading gives way to the ruleset's own faces."""
     if not len(det):
         return []
     rules = as_ruleset(rules)
     before = det.codes
-    mask = allowed_mask(rules)
+    mask = np.broadcast_to(allowed_mask(rules), det.probs.shape).copy()
+    sure_flower = det.probs[:, FLOWER_CLASSES].sum(1) >= FLOWER_SURE
+    mask[np.ix_(sure_flower, FLOWER_CLASSES)] = True
     probs = det.probs * mask
     probs /= np.maximum(probs.sum(1, keepdims=True), EPS)
     det.probs = probs.astype(np.float32)
-    return [Correction(i, a, b, f"{rules.name} has no {a}") for i, (a, b) in enumerate(zip(before, det.codes))
-            if a != b]
+    return [Correction(i, a, b, f"{rules.name} has no {a}, and the photo shows it only unsurely")
+            for i, (a, b) in enumerate(zip(before, det.codes)) if a != b]
 
 
 def face_up_stray_backs(det: Detections) -> list[Correction]:
