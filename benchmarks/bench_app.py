@@ -3,7 +3,9 @@
     python benchmarks/bench_app.py [--n 5]
 
 Uses composed winning-hand photos (1600x1200 and 4032x3024) from `valid`-split crops; the AppTest run time
-includes the whole script (reading, scoring, ledger, rendering to protobuf), not the browser's drawing.
+includes the whole script (reading, scoring, ledger, rendering to protobuf), not the browser's drawing. The first
+photo after start is timed apart: the page's first view loads the model, so that photo should cost no more
+than the later ones (the first view's time is printed too).
 """
 
 from __future__ import annotations
@@ -38,7 +40,20 @@ def main() -> None:
 
     bank = CropBank.build(load_split("valid"), seed=5)
     rng, nrng = random.Random(5), np.random.default_rng(5)
-    report = {}
+    report: dict = {}
+    # the first photo after the server starts: the page's first view loads and warms the model, before any photo
+    hand, winner = truth_case(rng, "nanning")
+    img, _ = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(1600, 1200), fit=True)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    at = AppTest.from_file(APP, default_timeout=120)
+    t = time.perf_counter()
+    at.run()
+    first_view = 1000 * (time.perf_counter() - t)
+    at.file_uploader(key="upload").set_value(("hand.jpg", buf.tobytes(), "image/jpeg"))
+    t = time.perf_counter()
+    at.run()
+    report["first_view_ms"] = round(first_view, 1)
+    report["first_photo_after_start_ms"] = round(1000 * (time.perf_counter() - t), 1)
     for size in ((1600, 1200), (4032, 3024)):
         upload, click = [], []
         for _ in range(args.n):
@@ -51,10 +66,11 @@ def main() -> None:
             t = time.perf_counter()
             at.run()
             upload.append(1000 * (time.perf_counter() - t))
-            codes = at.session_state["codes"]
+            tab = at.session_state["tab"]
+            codes = tab.reading.codes if tab.reading else []
             if codes:
                 at.selectbox(key="pick_tile").set_value(0)
-                at.selectbox(key="pick_code").set_value(codes[0])
+                at.selectbox(key="pick_code").set_value(codes[0] if codes[0] != "remove" else "1m")
                 at.run()
                 t = time.perf_counter()
                 at.button(key="pick_ok").click().run()

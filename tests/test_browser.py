@@ -41,19 +41,35 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def composed_photo(path: Path, size: tuple[int, int] = (1600, 1200)) -> None:
+PLAIN_HAND = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "9p"],
+              "melds": [], "winning_tile": "9p", "flowers": []}
+
+
+def composed_photo(path: Path, size: tuple[int, int] = (1600, 1200), hand: dict | None = None) -> None:
     import cv2
 
     from vision.evaluate_hands import table_groups
     from vision.training.data import load_split
     from vision.training.synth import CropBank, compose
 
-    hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "9p"],
-            "melds": [], "winning_tile": "9p", "flowers": []}
+    hand = hand or PLAIN_HAND
     bank = CropBank.build(load_split("valid")[:120], seed=3)
     img, _ = compose(table_groups(hand, 0, random.Random(3)), bank, np.random.default_rng(3),
                      canvas=size, fit=True)
     cv2.imwrite(str(path), img)
+
+
+def browser(tmp_path: Path, size: str = "1400,2400"):  # noqa: ANN201 - a selenium driver
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path / 'chrome'}", f"--window-size={size}"):
+        opts.add_argument(flag)
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
 
 
 @pytest.fixture
@@ -101,11 +117,55 @@ def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
         upload.send_keys(str(photo))
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'tiles ·')]")))
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Settlement')]")))
         body = driver.find_element(By.TAG_NAME, "body").text
         assert "Settlement" in body and "→" in body  # who pays whom is on the page
         assert driver.save_screenshot(str(SHOTS / "upload_and_score.png"))
     except Exception:
         driver.save_screenshot(str(SHOTS / "failure.png"))
+        raise
+    finally:
+        driver.quit()
+
+
+def test_a_photo_read_under_nanning_shows_its_flowers_and_the_nanjing_total_after_switching(server: str,
+                                                                                         tmp_path: Path):
+    """Issue 13, item 1, in a real browser at phone size: upload under the default Nanning ruleset (the flowers are
+    set aside, never renamed), switch to Nanjing: the flowers and the right Nanjing total appear."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from scoring import score_case
+
+    hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "9p"],
+            "melds": [], "winning_tile": "9p", "flowers": ["f1", "f5"]}
+    photo = tmp_path / "nanjing.jpg"
+    composed_photo(photo, hand=hand)
+    want = score_case({"ruleset": "nanjing", "options": {}, "hand": hand,
+                       "context": {"winner": 0, "dealer": 0, "win_type": "self_draw"}})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = browser(tmp_path, "390,844")
+    try:
+        driver.get(server)
+        wait = WebDriverWait(driver, 90)
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'set aside')]")))
+        driver.save_screenshot(str(SHOTS / "phone_nanning_flowers_set_aside.png"))
+        bar = wait.until(ec.element_to_be_clickable((By.XPATH, "//summary[contains(., 'Nanning')]")))
+        bar.click()
+        select = wait.until(ec.element_to_be_clickable((By.XPATH, "//input[@aria-label='Rules']")))
+        select.click()
+        wait.until(ec.element_to_be_clickable((By.XPATH, "//*[@role='option'][contains(., 'Nanjing')]"))).click()
+        wait.until(ec.presence_of_element_located((By.XPATH, f"//*[contains(., 'total: {want['total']}')]")))
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "Valid win" in body and "Hard flowers" in body
+        flowers = driver.find_element(By.XPATH, "//input[@aria-label='Flowers set aside']")
+        assert set(flowers.get_attribute("value").split()) == {"f1", "f5"}
+        driver.save_screenshot(str(SHOTS / "phone_nanjing_total.png"))
+    except Exception:
+        driver.save_screenshot(str(SHOTS / "failure_nanjing.png"))
         raise
     finally:
         driver.quit()

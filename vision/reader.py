@@ -331,6 +331,16 @@ class TileReader:
         e = np.exp(logp - logp.max(1, keepdims=True))
         return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
+    def warm(self) -> None:
+        """Run both models once at the shapes a phone photo gives (onnxruntime's first run of a shape allocates),
+        so that the first photo a user takes is as fast as the later ones."""
+        for w, h in ((1600, 1200), (1200, 1600), (2016, 1512)):
+            self._detect_at(np.full((h, w, 3), 128, np.uint8), 1.0, 1.0)
+        name = self.classifier.get_inputs()[0].name
+        blank = [np.full((64, 64, 3), 200, np.uint8)]
+        for n in (1, 14, self.batch):
+            self.classifier.run(None, {name: crops_to_batch(blank * n)})
+
     def read(self, img: np.ndarray, timing: dict[str, float] | None = None) -> Detections:
         """Detect and classify every tile of a decoded photo."""
         t = time.perf_counter()

@@ -10,7 +10,6 @@ import hashlib
 import json
 import time
 
-import numpy as np
 import streamlit as st
 
 from scoring import Ruleset
@@ -34,7 +33,9 @@ def load_reader(models_dir: str) -> TileReader | str:
         reader = TileReader(models_dir, threads=2)
     except ModelMissing as e:
         return str(e)
-    reader.read(np.full((240, 320, 3), 200, np.uint8), {})
+    reader.warm()
+    import pandas  # noqa: F401 - the first score table imports them: done here, before the first photo
+    import pyarrow  # noqa: F401
     return reader
 
 
