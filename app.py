@@ -12,7 +12,7 @@ import dataclasses
 import streamlit as st
 
 from webapp.i18n import t
-from webapp.panels import confirm, ledger, photo, result, setup, situation
+from webapp.panels import confirm, ledger, photo, result, setup, situation, waits
 from webapp.reading import reader, reinterpret
 from webapp.session import Table, load_table, open_ledger, tab
 
@@ -40,5 +40,8 @@ photo.render(tb, hand_tbl.rules)
 reinterpret(tb, hand_tbl.rules, hand_tbl.opts)
 confirm.render(tb, hand_tbl)
 sit, problem = situation.render(tb, hand_tbl)
-result.render(tb, hand_tbl, book, sit, problem)
+if st.toggle(t("what_wins_mode", tbl.lang), key="waits_mode"):
+    waits.render(tb, hand_tbl, sit)
+else:
+    result.render(tb, hand_tbl, book, sit, problem)
 ledger.render(tb, tbl, book, book_problem)

@@ -1,6 +1,6 @@
 """Scoring throughput and the hand divider against `mahjong` (riichi) on the same hands.
 
-    python benchmarks/bench_scoring.py [--n 10000] [--seed 0]
+    python benchmarks/bench_scoring.py [--n 10000] [--seed 0] [--wait-hands 300]
 
 Full scoring = parse + check + divide + elements + payments of one case dict (what `python -m scoring` does
 per case, without JSON text I/O), on one core. Caches are cleared before each timed run.
@@ -100,17 +100,48 @@ def divider_vs_mahjong(cases: list[dict]) -> dict[str, float] | None:
             "divisions_ours": n_ours, "divisions_mahjong": n_theirs}
 
 
+def wait_tables(n: int, seed: int) -> dict[str, dict[str, float]]:
+    """Full wait tables (every winning tile, self-draw and each discarder scored) of ready 13-tile hands: the
+    generated winning hands with their winning tile taken away, and hands with ghost tiles (nanning-fan)."""
+    from scoring.waits import waits
+
+    out = {}
+    for rs in list(RULESETS):
+        ghosts = "ghost" in RULESETS[rs].options  # a ruleset with ghost tiles is timed on ghost hands
+        name = f"{rs}_ghosts" if ghosts else rs
+        cases = []
+        for c in random_cases(n * 3, rs, seed, ghosts=ghosts):
+            if ghosts and not c["options"].get("ghost"):
+                continue
+            c["hand"]["winning_tile"] = None
+            cases.append(c)
+        cases = cases[:n]
+        times = []
+        for c in cases:
+            clear_caches()
+            t = time.perf_counter()
+            waits(c)
+            times.append(time.perf_counter() - t)
+        times.sort()
+        out[name] = {"hands": len(times), "tables_per_s": round(len(times) / sum(times), 1),
+                     "median_ms": round(1000 * times[len(times) // 2], 2),
+                     "p99_ms": round(1000 * times[int(len(times) * 0.99)], 2), "max_ms": round(1000 * times[-1], 2)}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ghost-hands", type=int, default=500)
+    ap.add_argument("--wait-hands", type=int, default=300)
     args = ap.parse_args()
     report: dict[str, object] = {"hands_per_ruleset": args.n, "seed": args.seed}
     for rs in list(RULESETS):
         cases = random_cases(args.n, rs, args.seed, ghosts="ghost" in RULESETS[rs].options)
         report[f"{rs}_hands_per_s"] = round(throughput(cases))
     report["ghost4_worst_case"] = {k: round(v, 3) for k, v in ghost_worst_case(args.ghost_hands, args.seed).items()}
+    report["wait_tables"] = wait_tables(args.wait_hands, args.seed)
     div = divider_vs_mahjong(random_cases(args.n, "nanning", args.seed))
     if div:
         report["divider_vs_mahjong"] = {k: round(v, 2) for k, v in div.items()}
