@@ -169,3 +169,31 @@ def test_a_photo_read_under_nanning_shows_its_flowers_and_the_nanjing_total_afte
         raise
     finally:
         driver.quit()
+
+
+def test_what_wins_at_phone_size(server: str, tmp_path: Path):
+    """The beginner's mode in a real browser at 390x844: 13 tiles typed, the winning tiles listed with values."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = browser(tmp_path, "390,844")
+    try:
+        driver.get(server)
+        wait = WebDriverWait(driver, 90)
+        toggle = wait.until(ec.element_to_be_clickable((By.XPATH, "//label[contains(., 'What wins?')]")))
+        toggle.click()
+        field = wait.until(ec.element_to_be_clickable((By.XPATH, "//input[@aria-label="
+                                                                  "'Concealed hand (without the winning tile)']")))
+        field.send_keys("123m 456p 789s EE 23m", Keys.ENTER)
+        ready = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Ready: 2 tile(s) win')]")))
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -160);", ready)
+        assert "1m" in driver.find_element(By.TAG_NAME, "body").text
+        driver.save_screenshot(str(SHOTS / "phone_what_wins.png"))
+    except Exception:
+        driver.save_screenshot(str(SHOTS / "failure_what_wins.png"))
+        raise
+    finally:
+        driver.quit()
