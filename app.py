@@ -26,7 +26,7 @@ st.title("🀄 " + t("title", tbl.lang))
 if book_problem:
     st.error(f"⚠️ {t('ledger_broken', tbl.lang)}: {book_problem}")
 elif book is not None and book.read_only:
-    st.warning(f"{t('ledger_read_only', tbl.lang)}: {book.path}")
+    st.warning(f"{t('ledger_read_only', tbl.lang)}: {book.where}")
 setup.render(book, tbl)
 
 # a recorded hand being edited is scored with its own ruleset, house rules and dealer

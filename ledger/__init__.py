@@ -1,5 +1,23 @@
-"""The table's ledger: recorded hands, running totals, dealer and previous winner, in SQLite."""
+"""The table's ledger: recorded hands, running totals, dealer and set-up, in SQLite or PostgreSQL."""
 
-from .store import Ledger, LedgerError, Record, default_path, next_dealer
+from __future__ import annotations
 
-__all__ = ["Ledger", "LedgerError", "Record", "default_path", "next_dealer"]
+import os
+
+from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, next_dealer, settle_up
+from .store import Ledger, default_path
+
+
+def open_ledger(location: str | None = None, table: str = DEFAULT_TABLE) -> LedgerBase:
+    """The ledger at ``location`` ($MAHJONG_LEDGER by default): a ``postgresql://`` URL opens PostgreSQL (the
+    ``[postgres]`` extra), anything else is a SQLite file."""
+    loc = location if location is not None else os.environ.get("MAHJONG_LEDGER") or str(default_path())
+    if loc.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresLedger
+
+        return PostgresLedger(loc, table)
+    return Ledger(loc, table=table)
+
+
+__all__ = ["DEFAULT_TABLE", "Ledger", "LedgerBase", "LedgerError", "Record", "default_path", "next_dealer",
+           "open_ledger", "settle_up"]

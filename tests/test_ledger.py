@@ -163,7 +163,7 @@ def test_an_old_ledger_is_migrated_forward(tmp_path: Path):
     led = Ledger(path)
     rec = led.hands()[0]
     assert rec.case == c and rec.kind == "win" and rec.version == 1 and rec.dealer == 0
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 def _open_and_record(args: tuple[str, int]) -> str:

@@ -84,6 +84,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "ledger_read_only": ("The ledger file is read-only: totals are shown, nothing new is recorded",
                          "賬本唯讀：只顯示，不記錄"),
     "seat": ("Seat", "座位"),
+    "table": ("Table", "牌桌"),
     "what_wins": ("What wins?", "胡什麼？"),
     "what_wins_mode": ("What wins? (for beginners: enter or photograph 13 tiles)",
                        "胡什麼？（新手：輸入或拍攝十三張）"),

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from ledger import Ledger, LedgerError, default_path
+from ledger import DEFAULT_TABLE, LedgerBase, LedgerError
+from ledger import open_ledger as open_ledger_at
 from scoring import DEFAULT, RULESETS, Ruleset
 from vision.detections import Detections
 from vision.pipeline import Reading
@@ -116,15 +117,17 @@ def tab() -> Tab:
     return st.session_state["tab"]
 
 
-def open_ledger() -> tuple[Ledger | None, str | None]:
-    """The table's ledger, or None and the reason (a banner names the file, the problem and the fix)."""
+def open_ledger() -> tuple[LedgerBase | None, str | None]:
+    """The table's ledger ($MAHJONG_LEDGER: a SQLite file or a postgresql:// URL; the table from the page's URL,
+    ``?table=...``), or None and the reason (a banner names the ledger, the problem and the fix)."""
+    table = str(st.query_params.get("table", DEFAULT_TABLE))[:64] or DEFAULT_TABLE
     try:
-        return Ledger(default_path()), None
+        return open_ledger_at(table=table), None
     except LedgerError as e:
         return None, str(e)
 
 
-def load_table(ledger: Ledger | None) -> Table:
+def load_table(ledger: LedgerBase | None) -> Table:
     """The table from the ledger (every tab sees the same), else this tab's own copy."""
     if ledger is not None:
         try:
@@ -136,7 +139,7 @@ def load_table(ledger: Ledger | None) -> Table:
     return st.session_state.setdefault("table_copy", Table())
 
 
-def save_table(ledger: Ledger | None, tbl: Table) -> None:
+def save_table(ledger: LedgerBase | None, tbl: Table) -> None:
     """Write the set-up where every tab reads it (this tab only, when the ledger cannot be written)."""
     st.session_state["table_copy"] = tbl
     if ledger is not None and not ledger.read_only:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ledger import Ledger, LedgerError
+from ledger import LedgerBase, LedgerError
 from scoring import RULESETS
 
 from ..case import state_from_case
@@ -13,7 +13,7 @@ from ..session import Tab, Table, label
 from . import situation as situation_panel
 
 
-def load_for_edit(tb: Tab, ledger: Ledger, hand_id: int) -> None:
+def load_for_edit(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
     """Load the complete stored case: tiles, every flag, the ruleset and its options, the dealer."""
     rec = ledger.get(hand_id)
     if rec is None or rec.deleted or rec.kind != "win":
@@ -33,7 +33,7 @@ def ask_delete(tb: Tab, hand_id: int) -> None:
     tb.confirm_delete = hand_id
 
 
-def delete(tb: Tab, ledger: Ledger, hand_id: int) -> None:
+def delete(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
     try:
         ledger.delete(hand_id)
         tb.just_deleted = hand_id
@@ -44,7 +44,7 @@ def delete(tb: Tab, ledger: Ledger, hand_id: int) -> None:
         tb.new_entry()
 
 
-def restore(tb: Tab, ledger: Ledger, hand_id: int) -> None:
+def restore(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
     try:
         ledger.restore(hand_id)
     except LedgerError as e:
@@ -52,7 +52,7 @@ def restore(tb: Tab, ledger: Ledger, hand_id: int) -> None:
     tb.just_deleted = None
 
 
-def record_draw(tb: Tab, ledger: Ledger, tbl: Table) -> None:
+def record_draw(tb: Tab, ledger: LedgerBase, tbl: Table) -> None:
     """A drawn hand (荒莊): no payments; the dealer passes as the ruleset says."""
     try:
         ledger.record_event("draw", [{"ruleset": tbl.ruleset, "context": {"dealer": tbl.dealer}}], [],
@@ -64,7 +64,7 @@ def record_draw(tb: Tab, ledger: Ledger, tbl: Table) -> None:
 
 
 @st.fragment(run_every=3)
-def watch(ledger: Ledger, seen: int) -> None:
+def watch(ledger: LedgerBase, seen: int) -> None:
     """Poll the ledger's change counter; another tab's record reruns this page."""
     try:
         now = ledger.changes()
@@ -74,7 +74,7 @@ def watch(ledger: Ledger, seen: int) -> None:
         st.rerun()
 
 
-def render(tb: Tab, tbl: Table, ledger: Ledger | None, ledger_problem: str | None) -> None:
+def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str | None) -> None:
     st.subheader(label("ledger"))
     if ledger is None:
         st.caption(ledger_problem or "")

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from ledger import Ledger, LedgerError
+from ledger import LedgerBase, LedgerError
 from scoring import score_case
 from scoring.errors import InputError
 from scoring.rulesets.base import LIABILITY_TEXT
@@ -69,7 +69,7 @@ def show(result: dict[str, Any], tbl: Table) -> None:
         cols[i].metric(names[i], result["net"][i])
 
 
-def record(tb: Tab, ledger: Ledger, case: dict, result: dict, entry: str) -> None:
+def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) -> None:
     """Record the shown hand, or save the edit; then start a new entry. ``entry`` is the hand's key as the
     button was drawn, so a second press queued before the page reruns stores nothing new."""
     try:
@@ -113,7 +113,7 @@ def cancel_edit(tb: Tab) -> None:
     situation_panel.reset()
 
 
-def render(tb: Tab, tbl: Table, ledger: Ledger | None, sit: Situation, problem: str | None) -> None:
+def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, sit: Situation, problem: str | None) -> None:
     st.subheader(label("result"))
     for kind, msg in tb.flash:
         (st.success if kind == "success" else st.error)(msg)

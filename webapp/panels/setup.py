@@ -7,20 +7,20 @@ from typing import Any
 
 import streamlit as st
 
-from ledger import Ledger
+from ledger import LedgerBase
 from scoring import RULESETS
 from scoring.errors import InputError
 
 from ..session import Table, label, save_table
 
 
-def _write(ledger: Ledger | None, tbl: Table, **changes: Any) -> None:
+def _write(ledger: LedgerBase | None, tbl: Table, **changes: Any) -> None:
     for k, v in changes.items():
         setattr(tbl, k, v)
     save_table(ledger, tbl)
 
 
-def _options(ledger: Ledger | None, tbl: Table) -> None:
+def _options(ledger: LedgerBase | None, tbl: Table) -> None:
     """House rules of the active ruleset; each change is validated by the ruleset and saved at once."""
     rules = tbl.rules
     current = tbl.opts
@@ -65,7 +65,7 @@ def _options(ledger: Ledger | None, tbl: Table) -> None:
             st.error(st.session_state[f"{key}_error"])
 
 
-def render(ledger: Ledger | None, tbl: Table) -> None:
+def render(ledger: LedgerBase | None, tbl: Table) -> None:
     """The compact table bar; it opens to edit."""
     rules = tbl.rules
     summary = f"🀄 {rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
@@ -93,6 +93,7 @@ def render(ledger: Ledger | None, tbl: Table) -> None:
         st.session_state["dealer"] = tbl.dealer
         st.selectbox(label("dealer"), range(4), key="dealer", format_func=lambda s: f"{s}: {tbl.names[s]}",
                      on_change=lambda: _write(ledger, tbl, dealer=int(st.session_state["dealer"])))
-        st.caption(f"{label('ledger_file')}: `{ledger.path if ledger else '—'}`")
+        st.caption(f"{label('ledger_file')}: `{ledger.where if ledger else '—'}` · {label('table')}: "
+                   f"`{ledger.table if ledger else '—'}`")
     with st.expander(f"{label('options')} · {rules.unit.get(tbl.lang)}"):
         _options(ledger, tbl)
