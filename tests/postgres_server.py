@@ -1,0 +1,76 @@
+"""A throwaway PostgreSQL server for the ledger tests: Debian's postgresql package, a cluster under build/,
+reached by a Unix socket only, started and stopped by a pytest fixture. Tests skip, saying why, without it."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    """Run as the 'postgres' user when we are root (the server refuses to run as root)."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return cmd
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a running throwaway server (the 'postgres' database); skips when one cannot be started."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("psycopg is not installed (pip install '.[postgres]')")
+    bin_dir = pg_bin()
+    if bin_dir is None:
+        pytest.skip("Debian's postgresql package is not installed (.ci/run installs it)")
+    base = ROOT / "build" / f"pg-{uuid.uuid4().hex[:8]}"
+    data, sock = base / "data", base / "sock"
+    sock.mkdir(parents=True)
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres")
+        shutil.chown(sock, "postgres")
+        os.chmod(ROOT / "build", 0o755)
+    port = 20000 + uuid.uuid4().int % 20000
+    log = base / "server.log"
+    try:
+        subprocess.run(_as_postgres([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                                     "--no-sync", "-E", "UTF8"]), check=True, capture_output=True, timeout=120)
+        subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                                     "-o", f"-p {port} -k {sock} -c listen_addresses='' -c fsync=off "
+                                     "-c max_connections=200", "start"]), check=True, capture_output=True,
+                       timeout=120)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
+        detail = getattr(e, "stderr", b"") or b""
+        shutil.rmtree(base, ignore_errors=True)
+        pytest.skip(f"PostgreSQL could not be started: {detail.decode(errors='replace')[-300:] or e}")
+    try:
+        yield f"postgresql://postgres@/postgres?host={sock}&port={port}"
+    finally:
+        subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+                       capture_output=True, timeout=60)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def fresh_database(server_url: str) -> str:
+    """A new empty database on the server; its URL."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return server_url.replace("/postgres?", f"/{name}?")
