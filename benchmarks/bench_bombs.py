@@ -26,15 +26,9 @@ sys.path.insert(0, str(ROOT))
 from tests.image_files import BOMBS  # noqa: E402
 
 CHILD = """
-import resource, sys, time
+import sys, time
 sys.path.insert(0, {root!r})
-def peak_mb():
-    # VmHWM: this process's own peak (ru_maxrss keeps the parent's peak across fork + exec on Linux)
-    try:
-        line = next(x for x in open("/proc/self/status") if x.startswith("VmHWM:"))
-        return int(line.split()[1]) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from tests.image_files import peak_rss_mb
 from vision.photo import PhotoError, load_for_reading
 t = time.perf_counter()
 try:
@@ -43,25 +37,20 @@ try:
 except PhotoError as e:
     outcome = str(e).split(": ", 1)[1]
 print(__import__("json").dumps({{"seconds": round(time.perf_counter() - t, 4), "outcome": outcome,
-      "peak_rss_mb": round(peak_mb(), 1)}}))
+      "peak_rss_mb": round(peak_rss_mb(), 1)}}))
 """
 
 
 OPENCV_ALONE = """
-import resource, sys, time
+import sys, time
+sys.path.insert(0, {root!r})
 import cv2, numpy as np
-def peak_mb():
-    try:
-        line = next(x for x in open("/proc/self/status") if x.startswith("VmHWM:"))
-        return int(line.split()[1]) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from tests.image_files import peak_rss_mb
 data = open({path!r}, "rb").read()
 t = time.perf_counter()
 img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
 print(__import__("json").dumps({{"seconds": round(time.perf_counter() - t, 2),
-      "outcome": "decoded" if img is not None else "refused",
-      "peak_rss_mb": round(peak_mb(), 1)}}))
+      "outcome": "decoded" if img is not None else "refused", "peak_rss_mb": round(peak_rss_mb(), 1)}}))
 """
 
 
@@ -93,7 +82,7 @@ def main() -> None:
     rows["real_png"] = run(CHILD.format(root=str(ROOT), path=str(real)))
     rows["real_png"]["file_bytes"] = real.stat().st_size
     if "--with-opencv-alone" in sys.argv:
-        rows["real_png_opencv_alone"] = run(OPENCV_ALONE.format(path=str(real)), timeout=300)
+        rows["real_png_opencv_alone"] = run(OPENCV_ALONE.format(root=str(ROOT), path=str(real)), timeout=300)
     with tempfile.TemporaryDirectory() as tmp:
         for kind, make in sorted(BOMBS.items()):
             path = Path(tmp) / f"bomb.{kind}"

@@ -38,6 +38,20 @@ def throughput(cases: list[dict], repeat: int = 3) -> float:
     return best
 
 
+def timed(run: object, cases: list[dict]) -> dict[str, float]:
+    """Per-case times of ``run`` (caches cleared before each): median, p99 and max in ms, and cases per second."""
+    times = []
+    for c in cases:
+        clear_caches()
+        t = time.perf_counter()
+        run(c)  # type: ignore[operator]
+        times.append(time.perf_counter() - t)
+    times.sort()
+    n = len(times)
+    return {"hands": n, "per_s": round(n / sum(times), 1), "median_ms": round(1000 * times[n // 2], 3),
+            "p99_ms": round(1000 * times[int(n * 0.99)], 3), "max_ms": round(1000 * times[-1], 3)}
+
+
 def ghost_worst_case(n: int, seed: int) -> dict[str, float]:
     """Hands holding 4 blank ghosts (extra4), self-drawn: the widest substitution search."""
     rng = random.Random(seed)
@@ -51,15 +65,7 @@ def ghost_worst_case(n: int, seed: int) -> dict[str, float]:
             conc[i] = "G"
         c["options"] = {"ghost": {"mode": "extra4"}}
         cases.append(c)
-    times = []
-    for c in cases:
-        clear_caches()
-        t = time.perf_counter()
-        score_case(c)
-        times.append(time.perf_counter() - t)
-    times.sort()
-    return {"hands": n, "median_ms": 1000 * times[n // 2], "p99_ms": 1000 * times[int(n * 0.99)],
-            "max_ms": 1000 * times[-1]}
+    return timed(score_case, cases)
 
 
 def divider_vs_mahjong(cases: list[dict]) -> dict[str, float] | None:
@@ -115,17 +121,7 @@ def wait_tables(n: int, seed: int) -> dict[str, dict[str, float]]:
                 continue
             c["hand"]["winning_tile"] = None
             cases.append(c)
-        cases = cases[:n]
-        times = []
-        for c in cases:
-            clear_caches()
-            t = time.perf_counter()
-            waits(c)
-            times.append(time.perf_counter() - t)
-        times.sort()
-        out[name] = {"hands": len(times), "tables_per_s": round(len(times) / sum(times), 1),
-                     "median_ms": round(1000 * times[len(times) // 2], 2),
-                     "p99_ms": round(1000 * times[int(len(times) * 0.99)], 2), "max_ms": round(1000 * times[-1], 2)}
+        out[name] = timed(waits, cases[:n])
     return out
 
 
@@ -140,7 +136,7 @@ def main() -> None:
     for rs in list(RULESETS):
         cases = random_cases(args.n, rs, args.seed, ghosts="ghost" in RULESETS[rs].options)
         report[f"{rs}_hands_per_s"] = round(throughput(cases))
-    report["ghost4_worst_case"] = {k: round(v, 3) for k, v in ghost_worst_case(args.ghost_hands, args.seed).items()}
+    report["ghost4_worst_case"] = ghost_worst_case(args.ghost_hands, args.seed)
     report["wait_tables"] = wait_tables(args.wait_hands, args.seed)
     div = divider_vs_mahjong(random_cases(args.n, "nanning", args.seed))
     if div:

@@ -23,15 +23,22 @@ def as_ruleset(rules: Ruleset | str) -> Ruleset:
     return rules if isinstance(rules, Ruleset) else get_ruleset(rules)
 
 
-def parse_case(case: object) -> tuple[Ruleset, dict[str, Any], Hand, WinContext]:
-    """Parse and check one ``{"ruleset", "options", "hand", "context"}`` case; raises InputError."""
+def case_ruleset(case: object) -> Ruleset:
+    """The ruleset of a case after the checks every entry point makes: a JSON object within the size limits
+    (D-C6) with the fields ruleset, hand and context."""
     if not isinstance(case, dict):
         raise InputError(f"case: expected a JSON object, got {type(case).__name__}")
     check_structure(case)
     for key in ("ruleset", "hand", "context"):
         if key not in case:
             raise InputError(f"case: missing field {key!r}")
-    rules = get_ruleset(case["ruleset"])
+    return get_ruleset(case["ruleset"])
+
+
+def parse_case(case: object) -> tuple[Ruleset, dict[str, Any], Hand, WinContext]:
+    """Parse and check one ``{"ruleset", "options", "hand", "context"}`` case; raises InputError."""
+    rules = case_ruleset(case)
+    assert isinstance(case, dict)
     opts = rules.parse_options(case.get("options"))
     hand = parse_hand(case["hand"])
     ctx = parse_context(case["context"], rules.field_set)

@@ -16,10 +16,10 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from .api import get_ruleset, score_case
+from .api import case_ruleset, score_case
 from .divider import seven_pairs_quads
 from .errors import InputError
-from .limits import check_structure, shorten
+from .limits import shorten
 from .rulesets.base import Ruleset
 from .tiles import BLANK_GHOST, CODES, FIRST_WIND, INDEX, N_KINDS, TERMINALS_AND_HONORS, parse_tiles
 
@@ -129,13 +129,8 @@ def _amount(r: dict[str, Any]) -> int:
 
 
 def _parse(case: object) -> tuple[Ruleset, dict[str, Any], list[int], list[str]]:
-    if not isinstance(case, dict):
-        raise InputError(f"case: expected a JSON object, got {type(case).__name__}")
-    check_structure(case)
-    for key in ("ruleset", "hand", "context"):
-        if key not in case:
-            raise InputError(f"case: missing field {key!r}")
-    rules = get_ruleset(case["ruleset"])
+    rules = case_ruleset(case)
+    assert isinstance(case, dict)
     hand = case["hand"]
     if not isinstance(hand, dict) or not isinstance(case["context"], dict):
         raise InputError("case: hand and context must be JSON objects")

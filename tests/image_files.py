@@ -11,6 +11,19 @@ import cv2
 import numpy as np
 
 
+def peak_rss_mb() -> float:
+    """This process's own peak resident memory in MB: VmHWM (``ru_maxrss`` keeps the parent's peak across
+    fork + exec on Linux), or ``resource.getrusage`` where /proc is absent."""
+    try:
+        with open("/proc/self/status") as fh:
+            line = next(x for x in fh if x.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+    except (OSError, StopIteration):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def picture(w: int = 160, h: int = 120, seed: int = 0) -> np.ndarray:
     """A smooth random BGR picture (compresses like a photo)."""
     rng = np.random.default_rng(seed)

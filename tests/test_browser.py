@@ -93,8 +93,6 @@ def server(tmp_path: Path):
 
 
 def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -102,13 +100,7 @@ def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
     photo = tmp_path / "hand.jpg"
     composed_photo(photo)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 f"--user-data-dir={tmp_path / 'chrome'}", "--window-size=1400,2400"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver = browser(tmp_path)
     try:
         driver.get(server)
         wait = WebDriverWait(driver, 90)

@@ -45,18 +45,10 @@ def test_a_bomb_is_refused_from_its_header_in_well_under_a_second(kind: str) -> 
 
 
 BOMB_CHILD = """
-import resource, sys, time
+import sys, time
 sys.path.insert(0, {root!r})
-def peak_mb():
-    # VmHWM: this process's own peak (ru_maxrss keeps the parent's peak across fork + exec on Linux)
-    try:
-        line = next(x for x in open("/proc/self/status") if x.startswith("VmHWM:"))
-        return int(line.split()[1]) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-from tests.image_files import BOMBS
+from tests.image_files import BOMBS, peak_rss_mb
 from vision.photo import PhotoError, decode_image
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 out = {{}}
 for kind, make in BOMBS.items():
     t = time.perf_counter()
@@ -65,7 +57,7 @@ for kind, make in BOMBS.items():
         out[kind] = "decoded"
     except PhotoError:
         out[kind] = round(time.perf_counter() - t, 3)
-out["peak_mb"] = peak_mb()
+out["peak_mb"] = peak_rss_mb()
 print(__import__("json").dumps(out))
 """
 

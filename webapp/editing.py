@@ -1,13 +1,10 @@
-"""Pure helpers behind the page: reading -> editable fields, fields -> RULES.md case, small text formats."""
+"""Small text formats of the page: compact tile notation, kong and penalty lines, payment lines."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from scoring.errors import InputError
-from scoring.tiles import split_notation
-
-MELD_TYPES = ["pung", "kong_exposed", "kong_added", "kong_concealed", "chow"]
 
 
 def compact(codes: list[str]) -> str:
@@ -20,38 +17,6 @@ def compact(codes: list[str]) -> str:
         else:
             out.append(c)
     return " ".join(out)
-
-
-def fields_from_hand(hand: dict[str, Any]) -> dict[str, Any]:
-    """Widget values (session_state keys) for a RULES.md hand."""
-    f: dict[str, Any] = {
-        "concealed_txt": compact(hand.get("concealed", [])),
-        "winning_txt": hand.get("winning_tile") or "",
-        "flowers_txt": compact(hand.get("flowers", [])),
-        "meld_count": len(hand.get("melds", [])),
-    }
-    for i, m in enumerate(hand.get("melds", [])):
-        f[f"meld{i}_type"] = m["type"]
-        f[f"meld{i}_tiles"] = compact(m["tiles"])
-        f[f"meld{i}_from"] = m["from"]
-    return f
-
-
-def hand_from_fields(state: dict[str, Any]) -> dict[str, Any]:
-    """A RULES.md hand from widget values; raises InputError naming the field that cannot be read."""
-    concealed = split_notation(state.get("concealed_txt", "") or "", "concealed hand")
-    win = (state.get("winning_txt") or "").strip()
-    winning = split_notation(win, "winning tile") if win else []
-    if len(winning) > 1:
-        raise InputError(f"winning tile: one tile, got {len(winning)}")
-    melds = []
-    for i in range(int(state.get("meld_count", 0) or 0)):
-        mtype = state.get(f"meld{i}_type", "pung")
-        tiles = split_notation(state.get(f"meld{i}_tiles", "") or "", f"meld {i + 1}")
-        frm = None if mtype == "kong_concealed" else state.get(f"meld{i}_from")
-        melds.append({"type": mtype, "tiles": tiles, "from": frm})
-    return {"concealed": concealed, "melds": melds, "winning_tile": winning[0] if winning else None,
-            "flowers": split_notation(state.get("flowers_txt", "") or "", "flowers")}
 
 
 def parse_kong_lines(text: str) -> list[dict[str, Any]]:
@@ -82,19 +47,6 @@ def parse_penalty_lines(text: str) -> list[dict[str, Any]]:
         if len(parts) != 2 or not parts[1].isdigit():
             raise InputError(f"penalty line {n}: write 'follow 2' or 'four_same 3'")
         out.append({"kind": parts[0], "seat": int(parts[1])})
-    return out
-
-
-def winner_kong_events(hand: dict[str, Any], winner: int) -> list[dict[str, Any]]:
-    """The winner's own kongs, in meld order, as kong_events."""
-    kinds = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
-    out = []
-    for m in hand["melds"]:
-        if m["type"] in kinds:
-            ev: dict[str, Any] = {"seat": winner, "kind": kinds[m["type"]]}
-            if m["from"] is not None:
-                ev["from"] = m["from"]
-            out.append(ev)
     return out
 
 
