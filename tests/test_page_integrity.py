@@ -294,3 +294,26 @@ def test_a_drawn_hand_is_recorded_and_keeps_the_dealer(page) -> None:
     led = page.ledger()
     assert led.hands()[0].kind == "draw" and led.dealer() == 2
     assert os.environ["MAHJONG_LEDGER"]
+
+
+def test_a_table_url_sets_up_the_table_and_keeps_it(page, tmp_path: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"ruleset": "nanjing", "players": "Ann,Bo,Chen,Dai", "dealer": "1", "lang": "zh"})
+    at.run()
+    assert not at.exception
+    tbl = at.session_state["table_copy"]
+    assert (tbl.ruleset, tbl.names, tbl.dealer, tbl.lang) == ("nanjing", ["Ann", "Bo", "Chen", "Dai"], 1, "zh")
+    assert page.ledger().settings()["names"] == ["Ann", "Bo", "Chen", "Dai"]  # every tab of the table sees it
+    assert "南京" in at.expander[0].label and "計分" in at.title[0].value
+
+
+def test_settle_up_squares_the_running_totals_on_the_page(page) -> None:
+    at = page()
+    for w in (1, 2):
+        at.text_input(key="concealed_txt").input("123m 456s 23p 99m 789s").run()
+        at.text_input(key="winning_txt").input("4p").run()
+        at.selectbox(key="winner").set_value(w).run()
+        at.button(key="record").click().run()
+    lines = [m.value for m in at.markdown if "→" in m.value]
+    totals = page.ledger().totals()
+    assert lines and sum(totals) == 0 and len(lines) <= 3

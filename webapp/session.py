@@ -127,16 +127,53 @@ def open_ledger() -> tuple[LedgerBase | None, str | None]:
         return None, str(e)
 
 
+def from_url(tbl: Table, params: dict[str, str]) -> Table | None:
+    """The set-up a table URL gives (``?ruleset=nanjing&players=Ann,Bo,Chen,Dai&dealer=1&lang=zh``), or None
+    when it gives nothing new; values that cannot be used are ignored."""
+    new = Table(**{**tbl.__dict__, "names": list(tbl.names), "options": dict(tbl.options)})
+    if params.get("ruleset") in RULESETS:
+        new.ruleset = params["ruleset"]
+    players = [p.strip()[:40] for p in str(params.get("players", "")).split(",")]
+    if len(players) == 4 and all(players):
+        new.names = players
+    if str(params.get("dealer", "")) in ("0", "1", "2", "3"):
+        new.dealer = int(params["dealer"])
+    if params.get("lang") in ("en", "zh"):
+        new.lang = params["lang"]
+    return None if new == tbl else new
+
+
 def load_table(ledger: LedgerBase | None) -> Table:
-    """The table from the ledger (every tab sees the same), else this tab's own copy."""
+    """The table from the ledger (every tab sees the same), else this tab's own copy; a table URL's set-up is
+    applied once, when the tab opens it, and stays in the URL so the page can be bookmarked or shared."""
+    tbl = st.session_state.get("table_copy") or Table()
     if ledger is not None:
         try:
             tbl = Table.from_settings(ledger.settings())
-            st.session_state["table_copy"] = tbl
-            return tbl
         except LedgerError:
             pass
-    return st.session_state.setdefault("table_copy", Table())
+    if "url_applied" not in st.session_state:
+        st.session_state["url_applied"] = True
+        params = {k: st.query_params.get(k) for k in ("ruleset", "players", "dealer", "lang")
+                  if st.query_params.get(k) is not None}
+        if ledger is not None and _has_hands(ledger):
+            params.pop("dealer", None)  # a table already playing keeps its dealer; a new one starts from the URL
+        new = from_url(tbl, params)
+        if new is not None:
+            save_table(ledger, new)
+            tbl = new
+    st.session_state["table_copy"] = tbl
+    url = {"ruleset": tbl.ruleset, "players": ",".join(tbl.names), "dealer": str(tbl.dealer), "lang": tbl.lang}
+    if any(st.query_params.get(k) != v for k, v in url.items()):
+        st.query_params.update(url)  # the URL always shows the table's set-up: bookmark or share it
+    return tbl
+
+
+def _has_hands(ledger: LedgerBase) -> bool:
+    try:
+        return ledger.last() is not None
+    except LedgerError:
+        return False
 
 
 def save_table(ledger: LedgerBase | None, tbl: Table) -> None:

@@ -91,6 +91,19 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
     for i in range(4):
         cols[i].metric(f"{label('totals')}: {names[i]}", totals[i])
     cols[4].metric(label("next_dealer"), names[tbl.dealer])
+    if hands:
+        running, series = [0, 0, 0, 0], []
+        for r in hands:
+            running = [a + b for a, b in zip(running, r.net)]
+            series.append({names[i]: running[i] for i in range(4)})
+        with st.expander(label("chart_and_settle")):
+            st.line_chart(series)
+            moves = ledger.settle_up()
+            st.caption(label("settle_up"))
+            for m in moves:
+                st.write(f"{names[m['from']]} → {names[m['to']]}: {m['amount']} {tbl.rules.unit.get(tbl.lang)}")
+            if not moves:
+                st.write(label("all_square"))
     writable = not ledger.read_only
     if tb.just_deleted is not None and writable:
         u1, u2 = st.columns([3, 1])
