@@ -57,7 +57,8 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
     tiles = [{"box": [float(v) for v in det.xyxy[i]], "confidence": float(det.tile_confidence[i])}
              for i in range(len(det))]
     return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
-                     round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing)
+                     round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing,
+                     clean=annotate(img, [], box_scale=scale))
 
 
 def take_photo(tb: Tab, data: bytes, name: str) -> None:

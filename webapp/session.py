@@ -80,6 +80,7 @@ class PhotoSeen:
     warnings: list[str]
     timing_ms: dict[str, float]
     fixes: dict[int, str] = field(default_factory=dict)  # tile index -> code the user chose ("remove" drops it)
+    clean: np.ndarray | None = None  # the photo downsized like ``image``, without boxes: the tiles' own crops
 
 
 @dataclass

@@ -19,6 +19,7 @@ from ..editing import compact
 from ..reading import PICKABLE, codes_now, fix_tile
 from ..session import Tab, Table, label
 from ..state import FEEDERS, HandState, MeldState
+from ..tile_art import hand_picture, photo_crops
 from .photo import tile_label
 
 FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
@@ -124,6 +125,15 @@ def render(tb: Tab, tbl: Table) -> None:
         st.info(f"{label('editing')} #{tb.editing}")
     photo_view(tb, rules)
     hand = tb.editor.hand
+    picture = hand_picture(hand)
+    if picture is not None:
+        st.image(picture, caption=label("hand_as_tiles"))
+        if tb.photo is not None and tb.reading is not None and tb.photo.clean is not None:
+            order = {"concealed": 0, "winning_tile": 1, "meld": 2, "flowers": 3}
+            groups = [g.tiles for g in sorted(tb.reading.layout.groups, key=lambda g: order.get(g.kind, 4))]
+            crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, groups, (tb.photo.width, tb.photo.height))
+            if crops is not None:
+                st.image(crops, caption=label("your_tiles"))
     u1, u2, _ = st.columns([1, 1, 4])
     u1.button("↶ " + label("undo"), key="undo_hand", on_click=tb.editor.undo, disabled=not tb.editor.undo_stack)
     u2.button("↷ " + label("redo"), key="redo_hand", on_click=tb.editor.redo, disabled=not tb.editor.redo_stack)
