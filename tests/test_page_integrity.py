@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from ledger import Ledger
 from scoring import score_case
+from vision.classes import CLASS_INDEX
 from vision.detections import Detections
 
 from .helpers import case
@@ -317,3 +318,45 @@ def test_settle_up_squares_the_running_totals_on_the_page(page) -> None:
     lines = [m.value for m in at.markdown if "→" in m.value]
     totals = page.ledger().totals()
     assert lines and sum(totals) == 0 and len(lines) <= 3
+
+
+def test_a_plain_hand_is_entered_in_under_20_taps_and_melds_by_type_then_tile(page) -> None:
+    at = page()
+    taps = 0
+    for code in "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E 9p".split():
+        at.pills(key="palette").set_value(code).run()
+        taps += 1
+    at.radio(key="palette_to").set_value("winning").run()
+    at.pills(key="palette").set_value("9p").run()
+    taps += 2
+    assert taps <= 20 and "Valid win" in at.success[0].value
+    at.button(key="backspace").click().run()  # the winning tile first, then the hand's last tiles
+    at.button(key="backspace").click().run()
+    at.button(key="backspace").click().run()
+    at.button(key="backspace").click().run()
+    at.button(key="backspace").click().run()
+    at.selectbox(key="new_meld_type").set_value("pung").run()
+    at.button(key="add_meld").click().run()
+    at.pills(key="palette").set_value("E").run()  # the meld being built takes the tapped tile
+    at.radio(key="palette_to").set_value("concealed").run()
+    at.pills(key="palette").set_value("9p").run()
+    at.radio(key="palette_to").set_value("winning").run()
+    at.pills(key="palette").set_value("9p").run()
+    hand = at.session_state["tab"].editor.hand
+    assert hand.melds[0].tiles == ["E", "E", "E"] and hand.concealed[-1] == "9p" and hand.winning == "9p"
+    assert "Valid win" in at.success[0].value
+
+
+def test_tap_a_tile_then_an_alternative_and_the_score_changes(page) -> None:
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "E", "E", "E"], 0)
+    b2, c2 = row(["4p"], 600)
+    seen = dets(b1 + b2, c1 + c2, conf=0.7)
+    seen.probs[13, CLASS_INDEX["5p"]] = 0.2  # the winning tile's second guess
+    at = page(seen)
+    upload(at)
+    before = at.success[0].value
+    assert "Valid win" in before
+    at.pills(key="tap_tile").set_value(13).run()
+    at.pills(key="alt13").set_value("5p").run()
+    assert at.session_state["tab"].photo.fixes == {13: "5p"} and at.session_state["tab"].editor.hand.winning == "5p"
+    assert not at.success and "Not a valid win" in at.error[0].value  # the score follows the tap

@@ -100,6 +100,21 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
                 st.pills(f"#{i} ({conf[i]:.0%})", alts, key=f"pill{i}", format_func=tile_label,
                          on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
                          if st.session_state.get(f"pill{i}") else None)
+        if codes:
+            st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",
+                     format_func=lambda i: f"#{i} {tile_label(codes_now(reading, seen.fixes)[i])}")
+            picked = st.session_state.get("tap_tile")
+            if picked is not None and picked < len(codes):
+                alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
+
+                def choose(i: int = picked) -> None:
+                    code = st.session_state.get(f"alt{i}")
+                    if code:
+                        fix_tile(tb, rules, i, code)
+                        st.session_state["tap_tile"] = None
+
+                st.pills(label("alternatives").format(i=picked), alts + ["remove"], key=f"alt{picked}",
+                         format_func=tile_label, on_change=choose)
         if reading.corrections:
             st.caption(label("corrections"))
             for k, c in enumerate(reading.corrections):

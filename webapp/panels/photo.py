@@ -5,10 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from scoring import Ruleset
+from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import GLYPHS, INDEX
 
 from ..reading import PICKABLE, take_photo
 from ..session import Tab, label
+from ..state import MeldState
 
 
 def tile_label(c: str) -> str:
@@ -27,6 +29,38 @@ def add_manual(tb: Tab, where: str) -> None:
         hand.concealed.append(code)
     tb.field_errors.clear()
     tb.editor.change(hand)
+
+
+def tap_tile(tb: Tab, where_key: str) -> None:
+    """The one-tap palette: the tapped tile goes where the 'to' switch says (hand, winning tile, flowers, or the
+    meld being built); the palette is cleared for the next tap."""
+    code = st.session_state.get("palette")
+    if not code:
+        return
+    st.session_state["palette"] = None
+    hand = tb.editor.edit()
+    where = st.session_state.get(where_key, "concealed")
+    if where == "winning":
+        hand.winning = code
+    elif where == "flowers":
+        hand.flowers.append(code)
+    elif where == "meld" and hand.melds:
+        m = hand.melds[-1]
+        full = 3 if m.type in ("pung", "chow") else 4
+        m.tiles = (m.tiles + [code])[:full] if m.type == "chow" else [code] * full
+    else:
+        hand.concealed.append(code)
+    tb.field_errors.clear()
+    tb.editor.change(hand)
+
+
+def start_meld(tb: Tab) -> None:
+    """Add a meld of the chosen type; the next tap on the palette gives its tile(s)."""
+    hand = tb.editor.edit()
+    mtype = st.session_state.get("new_meld_type", "pung")
+    hand.melds.append(MeldState(mtype, [], None if mtype == "kong_concealed" else "left"))
+    tb.editor.change(hand)
+    st.session_state["palette_to"] = "meld"
 
 
 def backspace(tb: Tab) -> None:
@@ -51,6 +85,18 @@ def render(tb: Tab, rules: Ruleset) -> None:
             take_photo(tb, photo.getvalue(), getattr(photo, "name", "camera photo"))
     with tab_manual:
         st.caption(label("manual_help"))
+        targets = ["concealed", "winning"] + (["flowers"] if rules.allows_flowers else []) + \
+            (["meld"] if tb.editor.hand.melds else [])
+        if st.session_state.get("palette_to") not in targets:
+            st.session_state["palette_to"] = "concealed"
+        st.radio(label("palette_to"), targets, key="palette_to", horizontal=True,
+                 format_func=lambda w: label(f"to_{w}"))
+        st.pills(label("palette"), [c for c in PICKABLE if INDEX[c] in rules.tile_kinds()], key="palette",
+                 format_func=tile_label, on_change=tap_tile, args=(tb, "palette_to"), label_visibility="collapsed")
+        n1, n2 = st.columns(2)
+        n1.selectbox(label("meld_type"), [m for m in MELD_TEXT if m != "chow" or rules.allows_chow],
+                     key="new_meld_type", format_func=lambda m: MELD_TEXT[m].get(st.session_state.get("lang", "en")))
+        n2.button(label("add_meld"), key="add_meld", on_click=start_meld, args=(tb,))
         p1, p2, p3, p4, p5 = st.columns(5)
         p1.selectbox(label("tile_fix"), [c for c in PICKABLE if INDEX[c] in rules.tile_kinds()], key="manual_tile",
                      format_func=tile_label, label_visibility="collapsed")
