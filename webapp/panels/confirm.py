@@ -22,6 +22,7 @@ from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
 from .photo import tile_label
 
+UNSURE_FACE, UNSURE_BOX = 0.8, 0.45  # a tile is flagged when its face or its box is this unsure
 FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
 
 
@@ -92,7 +93,9 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
         for w in reading.warnings:
             st.warning(w)
         conf = reading.det.tile_confidence
-        unsure = [i for i in range(len(codes)) if conf[i] < 0.9 and i not in seen.fixes]
+        face = reading.det.probs.max(1)  # how sure the classifier is of the face (not yet calibrated)
+        unsure = [i for i in range(len(codes)) if (face[i] < UNSURE_FACE or reading.det.confidence[i] < UNSURE_BOX)
+                  and i not in seen.fixes]
         if unsure:
             st.caption(label("uncertain"))
             for i in unsure:

@@ -74,7 +74,8 @@ def backspace(tb: Tab) -> None:
 
 def render(tb: Tab, rules: Ruleset) -> None:
     st.subheader(label("capture"))
-    tab_cam, tab_up, tab_manual = st.tabs([label("camera"), label("upload"), label("manual")])
+    # the upload first: on a phone its picker offers the camera too, and the live camera box fills a screen
+    tab_up, tab_cam, tab_manual = st.tabs([label("upload"), label("camera"), label("manual")])
     with tab_cam:
         cam = st.camera_input(label("take_photo"), key="camera")
     with tab_up:
