@@ -6,7 +6,7 @@ import streamlit as st
 
 from scoring import Ruleset
 from scoring.rulesets.base import MELD_TEXT
-from scoring.tiles import GLYPHS, INDEX
+from scoring.tiles import INDEX
 
 from ..reading import PICKABLE, take_photo
 from ..session import Tab, label
@@ -14,7 +14,9 @@ from ..state import MeldState
 
 
 def tile_label(c: str) -> str:
-    return f"{GLYPHS.get(c, '')} {c}"
+    """A tile's code as the page writes it (the Unicode mahjong glyphs are missing from many phones' fonts; the
+    tile pictures show the faces)."""
+    return c
 
 
 def add_manual(tb: Tab, where: str) -> None:
