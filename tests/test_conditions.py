@@ -1,0 +1,29 @@
+"""The photo conditions of the evaluation move the true boxes with the picture (a tile drawn in white stays inside
+its transformed box), so a condition's score measures the reader, not a bookkeeping error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.conditions import CONDITIONS
+
+
+@pytest.mark.parametrize("name", sorted(CONDITIONS))
+def test_a_condition_moves_the_boxes_with_the_picture(name: str) -> None:
+    img = np.zeros((300, 400, 3), np.uint8)
+    boxes = np.float32([[100, 120, 140, 176], [250, 60, 290, 116]])
+    for x1, y1, x2, y2 in boxes.astype(int):
+        img[y1:y2, x1:x2] = 255
+    out, moved = CONDITIONS[name](img, boxes, np.random.default_rng(0))
+    assert out.ndim == 3 and moved.shape == boxes.shape
+    if name in ("dim", "glare"):
+        return  # light changes: the boxes stay, the picture is darker or washed out
+    for x1, y1, x2, y2 in moved:
+        inside = out[max(0, int(y1)):int(np.ceil(y2)), max(0, int(x1)):int(np.ceil(x2))].mean()
+        assert inside > 90, (name, inside)
+    mask = out.mean(2) > 128
+    covered = np.zeros_like(mask)
+    for x1, y1, x2, y2 in moved:
+        covered[max(0, int(y1) - 2):int(np.ceil(y2)) + 2, max(0, int(x1) - 2):int(np.ceil(x2)) + 2] = True
+    assert mask[~covered].mean() < 0.02  # no white outside the moved boxes
