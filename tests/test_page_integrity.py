@@ -360,3 +360,18 @@ def test_tap_a_tile_then_an_alternative_and_the_score_changes(page) -> None:
     at.pills(key="alt13").set_value("5p").run()
     assert at.session_state["tab"].photo.fixes == {13: "5p"} and at.session_state["tab"].editor.hand.winning == "5p"
     assert not at.success and "Not a valid win" in at.error[0].value  # the score follows the tap
+
+
+def test_the_result_card_is_a_png_of_sensible_size(page) -> None:
+    from webapp.card import card_size, result_card
+    from webapp.state import HandState
+
+    at = page()
+    at.text_input(key="concealed_txt").input("123m 456s 23p 99m 789s").run()
+    at.text_input(key="winning_txt").input("4p").run()
+    assert [b for b in at.get("download_button") if b.key == "result_card"]
+    hand = HandState(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "7s", "8s", "9s"], "4p")
+    result = score_case(case("nanning", "123m 456s 23p 99m 789s", "4p"))
+    png = result_card(hand, result, ["東", "South", "West", "North"], "Nanning (張)", "張", "zh")
+    w, h = card_size(png)
+    assert png[:4] == b"\x89PNG" and w == 720 and 150 < h < 900 and 5_000 < len(png) < 500_000

@@ -85,6 +85,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "ledger_read_only": ("The ledger file is read-only: totals are shown, nothing new is recorded",
                          "賬本唯讀：只顯示，不記錄"),
     "seat": ("Seat", "座位"),
+    "result_card": ("Result card (PNG)", "結果卡（PNG）"),
     "tap_tile": ("Tap a tile to change it", "點一張牌來更正"),
     "alternatives": ("#{i} is more likely one of these (or pick any face below)",
                      "第 {i} 張更可能是（或在下面選任何牌）"),

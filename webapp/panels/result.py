@@ -12,6 +12,7 @@ from scoring import score_case
 from scoring.errors import InputError
 from scoring.rulesets.base import LIABILITY_TEXT
 
+from ..card import result_card
 from ..case import build_case
 from ..editing import pay_lines
 from ..session import Tab, Table, label
@@ -144,3 +145,8 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, sit: Situation, probl
                 b2.button(label("add_winner"), key="add_winner", on_click=add_winner, args=(tb, case, result))
     if tb.editing is not None:
         b3.button(label("cancel_edit"), key="cancel_edit", on_click=cancel_edit, args=(tb,))
+    elif ok:
+        assert result is not None
+        png = result_card(tb.editor.hand, result, tbl.names, tbl.rules.title.get(tbl.lang),
+                          tbl.rules.unit.get(tbl.lang), tbl.lang)
+        b3.download_button(label("result_card"), png, "mahjong-result.png", "image/png", key="result_card")
