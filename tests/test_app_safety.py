@@ -76,3 +76,20 @@ def test_hostile_uploads_give_a_clear_message_and_no_traceback(tmp_path_factory,
     assert not at.exception
     shown = [e.value for e in at.error] + [w.value for w in at.warning]
     assert shown and all("Traceback" not in s for s in shown)
+
+
+def test_a_damaged_model_is_an_error_panel_and_entry_by_hand_still_works(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "detector.onnx").write_bytes(b"not a model")
+    (models / "classifier.onnx").write_bytes(b"")
+    monkeypatch.setenv("MAHJONG_MODELS_DIR", str(models))
+    monkeypatch.setenv("MAHJONG_LEDGER", str(tmp_path / "ledger.sqlite3"))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception
+    at.file_uploader(key="upload").set_value(("hand.png", encoded("PNG"), "image/png")).run()
+    assert not at.exception and any("detector.onnx is damaged" in e.value for e in at.error)
+    score_by_hand(at)
+    assert "Valid win" in at.success[0].value
