@@ -375,3 +375,14 @@ def test_the_result_card_is_a_png_of_sensible_size(page) -> None:
     png = result_card(hand, result, ["東", "South", "West", "North"], "Nanning (張)", "張", "zh")
     w, h = card_size(png)
     assert png[:4] == b"\x89PNG" and w == 720 and 150 < h < 900 and 5_000 < len(png) < 500_000
+
+
+def test_house_rules_are_labelled_in_words_and_saved_for_the_table(page) -> None:
+    at = page()
+    set_ruleset(at, "nanning-fan")
+    cap = at.number_input(key="opt_nanning-fan_fan_cap")
+    assert cap.value is None and "cap on fan" in cap.label  # words, not the option's id
+    cap.set_value(5).run()
+    assert page.ledger().settings()["options"]["nanning-fan"] == {"fan_cap": 5}
+    at.checkbox(key="opt_nanning-fan_ghost_pair_allowed").check().run()
+    assert page.ledger().settings()["options"]["nanning-fan"] == {"fan_cap": 5, "ghost_pair_allowed": True}

@@ -27,7 +27,8 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
     for name, opt in rules.options.items():
         key = f"opt_{rules.name}_{name}"
         value = current.get(name, opt.default)
-        helptext = opt.text().get(tbl.lang)
+        title = opt.text().get(tbl.lang)  # the option's words are its label; its id stays in the help
+        helptext = f"`{name}`"
         choices = getattr(opt.check, "choices", None)
         lo, hi = getattr(opt.check, "bounds", (None, None))
 
@@ -49,17 +50,18 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
 
         if isinstance(opt.default, bool):
             st.session_state[key] = bool(value)
-            st.checkbox(name, key=key, help=helptext, on_change=changed)
+            st.checkbox(title, key=key, help=helptext, on_change=changed)
         elif choices:
             st.session_state[key] = value
-            st.selectbox(name, list(choices), key=key, help=helptext, on_change=changed)
-        elif isinstance(opt.default, int) and lo is not None:
-            st.session_state[key] = int(value)
-            st.number_input(name, min_value=lo, max_value=hi, step=1, key=key, help=helptext, on_change=changed)
+            st.selectbox(title, list(choices), key=key, help=helptext, on_change=changed)
+        elif lo is not None and (isinstance(opt.default, int) or opt.default is None):
+            st.session_state[key] = None if value is None else int(value)
+            st.number_input(title, min_value=lo, max_value=hi, step=1, key=key, help=helptext, on_change=changed,
+                            placeholder="—")
         else:
             if f"{key}_error" not in st.session_state:
                 st.session_state[key] = json.dumps(value)
-            st.text_input(name, key=key, help=helptext + " (JSON)", on_change=changed,
+            st.text_input(title, key=key, help=helptext + " (JSON)", on_change=changed,
                           kwargs={"json_text": True})
         if st.session_state.get(f"{key}_error"):
             st.error(st.session_state[f"{key}_error"])
