@@ -22,7 +22,7 @@ reader()  # load and warm the model once per server process, on the first view, 
 book, book_problem = open_ledger()
 tbl = load_table(book)
 tb = tab()
-st.title("🀄 " + t("title", tbl.lang))
+st.title(t("title", tbl.lang))
 if book_problem:
     st.error(f"⚠️ {t('ledger_broken', tbl.lang)}: {book_problem}")
 elif book is not None and book.read_only:

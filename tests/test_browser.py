@@ -189,3 +189,38 @@ def test_what_wins_at_phone_size(server: str, tmp_path: Path):
         raise
     finally:
         driver.quit()
+
+
+def test_the_flow_at_phone_size_from_a_table_url(server: str, tmp_path: Path):
+    """A table URL sets the table up; after the upload the score is within two screen heights of the top and the
+    Record button within three; recording shows the hand in the ledger. Screenshots in build/screenshots/."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    photo = tmp_path / "hand.jpg"
+    composed_photo(photo)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = browser(tmp_path, "390,844")
+    try:
+        driver.get(server + "/?ruleset=nanning&players=Ann,Bo,Chen,Dai&dealer=1&lang=en")
+        wait = WebDriverWait(driver, 90)
+        wait.until(ec.presence_of_element_located((By.XPATH, "//summary[contains(., 'Dealer: Bo')]")))
+        driver.save_screenshot(str(SHOTS / "phone_1_table_url.png"))
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
+        score = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
+        record = wait.until(ec.presence_of_element_located((By.XPATH, "//button[contains(., 'Record this hand')]")))
+        assert score.location["y"] <= 2 * 844, score.location
+        assert record.location["y"] <= 3 * 844, record.location
+        driver.save_screenshot(str(SHOTS / "phone_2_read.png"))
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -300);", score)
+        driver.save_screenshot(str(SHOTS / "phone_3_score.png"))
+        driver.execute_script("arguments[0].click();", record)
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Recorded as hand #1')]")))
+        driver.save_screenshot(str(SHOTS / "phone_4_recorded.png"))
+    except Exception:
+        driver.save_screenshot(str(SHOTS / "failure_phone_flow.png"))
+        raise
+    finally:
+        driver.quit()

@@ -80,60 +80,60 @@ def _meld_count(tb: Tab) -> None:
 
 
 def photo_view(tb: Tab, rules: Ruleset) -> None:
-    """The photo, its warnings, unsure tiles as one-tap choices, the reader's corrections, and the tile picker."""
+    """The photo (folded away on a phone), its warnings, and the ways to change a tile: unsure tiles as one-tap
+    choices, any tile then its alternatives, the reader's corrections with undo, and a picker of every face."""
     reading, seen = tb.reading, tb.photo
     if reading is None or seen is None:
         return
     codes = codes_now(reading, seen.fixes)
-    left, right = st.columns([3, 2])
-    left.image(seen.image, caption=f"{len(codes)} {label('tiles')} · {seen.timing_ms.get('page_read_ms', 0):.0f} ms")
-    with right:
-        if not codes:
-            st.warning(label("no_tiles"))
-        for w in reading.warnings:
-            st.warning(w)
-        conf = reading.det.tile_confidence
-        face = reading.det.probs.max(1)  # how sure the classifier is of the face (not yet calibrated)
-        unsure = [i for i in range(len(codes)) if (face[i] < UNSURE_FACE or reading.det.confidence[i] < UNSURE_BOX)
-                  and i not in seen.fixes]
+    if not codes:
+        st.warning(label("no_tiles"))
+    for w in reading.warnings:
+        st.warning(w)
+    with st.expander(f"{label('photo')} · {len(codes)} {label('tiles')} · "
+                     f"{seen.timing_ms.get('page_read_ms', 0):.0f} ms"):
+        st.image(seen.image)
+    face = reading.det.probs.max(1)  # how sure the classifier is of the face (not yet calibrated)
+    unsure = [i for i in range(len(codes)) if (face[i] < UNSURE_FACE or reading.det.confidence[i] < UNSURE_BOX)
+              and i not in seen.fixes]
+    if not codes:
+        return
+    with st.expander(label("change_tiles"), expanded=bool(unsure)):
         if unsure:
             st.caption(label("uncertain"))
             for i in unsure:
                 alts = [c for c, _ in reading.det.alternatives(i, 3)]
-                st.pills(f"#{i} ({conf[i]:.0%})", alts, key=f"pill{i}", format_func=tile_label,
+                st.pills(f"#{i} ({face[i]:.0%})", alts, key=f"pill{i}", format_func=tile_label,
                          on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
                          if st.session_state.get(f"pill{i}") else None)
-        if codes:
-            st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",
-                     format_func=lambda i: f"#{i} {tile_label(codes_now(reading, seen.fixes)[i])}")
-            picked = st.session_state.get("tap_tile")
-            if picked is not None and picked < len(codes):
-                alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
+        st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",
+                 format_func=lambda i: f"#{i} {tile_label(codes_now(reading, seen.fixes)[i])}")
+        picked = st.session_state.get("tap_tile")
+        if picked is not None and picked < len(codes):
+            alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
 
-                def choose(i: int = picked) -> None:
-                    code = st.session_state.get(f"alt{i}")
-                    if code:
-                        fix_tile(tb, rules, i, code)
-                        st.session_state["tap_tile"] = None
+            def choose(i: int = picked) -> None:
+                code = st.session_state.get(f"alt{i}")
+                if code:
+                    fix_tile(tb, rules, i, code)
+                    st.session_state["tap_tile"] = None
 
-                st.pills(label("alternatives").format(i=picked), alts + ["remove"], key=f"alt{picked}",
-                         format_func=tile_label, on_change=choose)
-        if reading.corrections:
-            st.caption(label("corrections"))
-            for k, c in enumerate(reading.corrections):
-                cols = st.columns([4, 1])
-                cols[0].write(f"#{c.tile}: {tile_label(c.from_code)} → {tile_label(c.to_code)} — {c.reason}")
-                cols[1].button(label("undo"), key=f"undo{k}", on_click=fix_tile, args=(tb, rules, c.tile, c.from_code))
-        if codes:
-            with st.expander(label("tile_fix")):
-                if st.session_state.get("pick_tile", 0) >= len(codes):
-                    st.session_state["pick_tile"] = 0
-                st.selectbox("#", list(range(len(codes))), key="pick_tile",
-                             format_func=lambda i: f"#{i}: {tile_label(codes_now(reading, seen.fixes)[i])}")
-                st.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code",
-                             format_func=tile_label)
-                st.button("OK", key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
-                                                                          st.session_state["pick_code"]))
+            st.pills(label("alternatives").format(i=picked), alts + ["remove"], key=f"alt{picked}",
+                     format_func=tile_label, on_change=choose)
+        for k, c in enumerate(reading.corrections):
+            cols = st.columns([4, 1])
+            cols[0].write(f"{label('corrections')}: #{c.tile} {tile_label(c.from_code)} → {tile_label(c.to_code)} — "
+                          f"{c.reason}")
+            cols[1].button(label("undo"), key=f"undo{k}", on_click=fix_tile, args=(tb, rules, c.tile, c.from_code))
+        st.caption(label("tile_fix"))
+        if st.session_state.get("pick_tile", 0) >= len(codes):
+            st.session_state["pick_tile"] = 0
+        p1, p2, p3 = st.columns([2, 2, 1])
+        p1.selectbox("#", list(range(len(codes))), key="pick_tile",
+                     format_func=lambda i: f"#{i}: {tile_label(codes_now(reading, seen.fixes)[i])}")
+        p2.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code", format_func=tile_label)
+        p3.button("OK", key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
+                                                              st.session_state["pick_code"]))
 
 
 def render(tb: Tab, tbl: Table) -> None:
@@ -141,7 +141,6 @@ def render(tb: Tab, tbl: Table) -> None:
     st.subheader(label("confirm"))
     if tb.editing is not None:
         st.info(f"{label('editing')} #{tb.editing}")
-    photo_view(tb, rules)
     hand = tb.editor.hand
     picture = hand_picture(hand)
     if picture is not None:
@@ -152,10 +151,12 @@ def render(tb: Tab, tbl: Table) -> None:
             crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, groups, (tb.photo.width, tb.photo.height))
             if crops is not None:
                 st.image(crops, caption=label("your_tiles"))
+    photo_view(tb, rules)
     u1, u2, _ = st.columns([1, 1, 4])
     u1.button("↶ " + label("undo"), key="undo_hand", on_click=tb.editor.undo, disabled=not tb.editor.undo_stack)
     u2.button("↷ " + label("redo"), key="redo_hand", on_click=tb.editor.redo, disabled=not tb.editor.redo_stack)
-    c1, c2 = st.columns([3, 1])
+    fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))
+    c1, c2 = fields.columns([3, 1])
     _field(tb, "concealed_txt", compact(hand.concealed))
     c1.text_input(label("concealed"), key="concealed_txt", placeholder="123m 456p 789s 11s 23m",
                   on_change=_parsed, args=(tb, "concealed_txt", _set_concealed))
@@ -164,16 +165,16 @@ def render(tb: Tab, tbl: Table) -> None:
                   args=(tb, "winning_txt", _set_winning))
     if rules.allows_flowers:
         _field(tb, "flowers_txt", compact(hand.flowers))
-        st.text_input(label("flowers"), key="flowers_txt", placeholder="f1 f5 C", on_change=_parsed,
+        fields.text_input(label("flowers"), key="flowers_txt", placeholder="f1 f5 C", on_change=_parsed,
                       args=(tb, "flowers_txt", _set_flowers))
     if hand.set_aside:
         st.caption(f"{label('set_aside')}: {' '.join(hand.set_aside)}")
     st.session_state["meld_count"] = len(hand.melds)
-    st.number_input(label("meld_count"), min_value=0, max_value=4, step=1, key="meld_count", on_change=_meld_count,
+    fields.number_input(label("meld_count"), min_value=0, max_value=4, step=1, key="meld_count", on_change=_meld_count,
                     args=(tb,))
     allowed = [m for m in MELD_TEXT if m != "chow" or rules.allows_chow]
     for i, m in enumerate(hand.melds):
-        m1, m2, m3 = st.columns([2, 3, 2])
+        m1, m2, m3 = fields.columns([2, 3, 2])
         st.session_state[f"meld{i}_type"] = m.type if m.type in allowed else "pung"
         m1.selectbox(f"{label('meld_type')} {i + 1}", allowed, key=f"meld{i}_type",
                      format_func=lambda t: MELD_TEXT[t].get(tbl.lang), on_change=_parsed,

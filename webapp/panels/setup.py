@@ -70,7 +70,7 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
 def render(ledger: LedgerBase | None, tbl: Table) -> None:
     """The compact table bar; it opens to edit."""
     rules = tbl.rules
-    summary = f"🀄 {rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
+    summary = f"{rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
         " · ".join(tbl.names)
     with st.expander(summary, expanded=False):
         st.session_state["lang"] = tbl.lang
