@@ -273,6 +273,15 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     return layout
 
 
+def meld_tiles(meld_type: str, tiles: list[str]) -> list[str]:
+    """A meld's codes as the hand holds them: a pung or kong is its face repeated (its face-down tiles show no
+    face); a chow, or a meld with no face up, as read."""
+    faces = [c for c in tiles if c != "back"]
+    if meld_type != "chow" and faces:
+        return [faces[0]] * (3 if meld_type == "pung" else 4)
+    return tiles
+
+
 def to_hand(det: Detections, layout: Layout, winner: int = 0, codes: list[str] | None = None
             ) -> dict[str, Any] | None:
     """The RULES.md hand object of a layout (None when a tile code is unknown, e.g. an all face-down kong)."""
@@ -289,11 +298,9 @@ def to_hand(det: Detections, layout: Layout, winner: int = 0, codes: list[str] |
         elif g.kind == "winning_tile":
             hand["winning_tile"] = tiles[0]
         else:
-            up = [c for c in tiles if c != "back"]
-            if not up:
+            if all(c == "back" for c in tiles):
                 return None
-            if g.meld_type in ("pung", "kong_exposed", "kong_added", "kong_concealed"):
-                tiles = [up[0]] * (3 if g.meld_type == "pung" else 4)
+            tiles = meld_tiles(g.meld_type or "pung", tiles)
             feeder = None if g.meld_type == "kong_concealed" else seat_of(winner, g.feeder or "left")
             hand["melds"].append({"type": g.meld_type, "tiles": tiles, "from": feeder})
     if any(c == "back" for c in hand["concealed"] + hand["flowers"]) or hand["winning_tile"] in (None, "back"):

@@ -273,7 +273,7 @@ def decode_image(data: bytes, name: str = "photo", half: bool = False) -> tuple[
     elif fmt == "JPEG":
         img = _decode_jpeg(data, half, warnings)
     else:
-        img, _said = _decode_listening(data, cv2.IMREAD_COLOR)
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
         raise PhotoError(f"{name}: a {fmt} file that cannot be decoded (damaged or cut short)")
     if img.shape[0] * img.shape[1] > MAX_PIXELS:

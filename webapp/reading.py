@@ -14,7 +14,7 @@ import streamlit as st
 
 from scoring import Ruleset
 from scoring.tiles import INDEX
-from vision.detections import Detections
+from vision.layout import meld_tiles
 from vision.photo import PhotoError, decode_for_reading
 from vision.pipeline import Reading, detect, interpret
 from vision.reader import ModelMissing, TileReader, shipped_models_dir
@@ -113,11 +113,9 @@ def hand_from_reading(reading: Reading, fixes: dict[int, str], rules: Ruleset) -
             hand.flowers = [c for c in tiles if INDEX.get(c) in rules.flower_kinds]
             hand.set_aside = [c for c in tiles if INDEX.get(c) not in rules.flower_kinds]
         else:
-            faces = [c for c in tiles if c != "back"]
             mtype = g.meld_type or "pung"
-            if mtype != "chow" and faces:
-                tiles = [faces[0]] * (3 if mtype == "pung" else 4)
-            hand.melds.append(MeldState(mtype, tiles, None if mtype == "kong_concealed" else g.feeder or "left"))
+            hand.melds.append(MeldState(mtype, meld_tiles(mtype, tiles),
+                                        None if mtype == "kong_concealed" else g.feeder or "left"))
     return hand
 
 
@@ -128,6 +126,3 @@ def fix_tile(tb: Tab, rules: Ruleset, tile: int, code: str) -> None:
     tb.photo.fixes[tile] = code
     tb.editor.change(hand_from_reading(tb.reading, tb.photo.fixes, rules))
 
-
-def detections_of(tb: Tab) -> Detections | None:
-    return tb.photo.det if tb.photo else None

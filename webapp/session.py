@@ -21,7 +21,7 @@ from vision.detections import Detections
 from vision.pipeline import Reading
 
 from .i18n import t
-from .state import Editor, HandState, Situation
+from .state import Editor, HandState
 
 DEFAULT_NAMES = ["East", "South", "West", "North"]
 
@@ -192,6 +192,3 @@ def label(key: str) -> str:
     tbl: Table = st.session_state.get("table_copy") or Table()
     return t(key, tbl.lang)
 
-
-def new_situation() -> Situation:
-    return Situation()

@@ -107,7 +107,7 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
                          on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
                          if st.session_state.get(f"pill{i}") else None)
         st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",
-                 format_func=lambda i: f"#{i} {tile_label(codes_now(reading, seen.fixes)[i])}")
+                 format_func=lambda i: f"#{i} {tile_label(codes[i])}")
         picked = st.session_state.get("tap_tile")
         if picked is not None and picked < len(codes):
             alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
@@ -130,7 +130,7 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
             st.session_state["pick_tile"] = 0
         p1, p2, p3 = st.columns([2, 2, 1])
         p1.selectbox("#", list(range(len(codes))), key="pick_tile",
-                     format_func=lambda i: f"#{i}: {tile_label(codes_now(reading, seen.fixes)[i])}")
+                     format_func=lambda i: f"#{i}: {tile_label(codes[i])}")
         p2.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code", format_func=tile_label)
         p3.button("OK", key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
                                                               st.session_state["pick_code"]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ledger import LedgerBase, LedgerError
+from ledger import LedgerBase, LedgerError, settle_up
 from scoring import RULESETS
 
 from ..case import state_from_case
@@ -98,7 +98,7 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
             series.append({names[i]: running[i] for i in range(4)})
         with st.expander(label("chart_and_settle")):
             st.line_chart(series)
-            moves = ledger.settle_up()
+            moves = settle_up(totals)
             st.caption(label("settle_up"))
             for m in moves:
                 st.write(f"{names[m['from']]} → {names[m['to']]}: {m['amount']} {tbl.rules.unit.get(tbl.lang)}")
@@ -140,8 +140,9 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
     d1, d2, d3 = st.columns(3)
     if writable:
         d1.button(label("record_draw"), key="record_draw", on_click=record_draw, args=(tb, ledger, tbl))
-    d2.download_button(label("export_csv"), ledger.export_csv(names), "mahjong-ledger.csv", "text/csv")
-    d3.download_button(label("export_json"), ledger.export_json(), "mahjong-ledger.json", "application/json")
+    # exported only when pressed: no extra ledger reads on every rerun
+    d2.download_button(label("export_csv"), lambda: ledger.export_csv(list(names)), "mahjong-ledger.csv", "text/csv")
+    d3.download_button(label("export_json"), ledger.export_json, "mahjong-ledger.json", "application/json")
     watch(ledger, tb.seen_changes)
 
 

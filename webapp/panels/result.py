@@ -3,6 +3,7 @@ an empty hand, an unreadable field or an invalid case shows why, and no Record b
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import streamlit as st
@@ -147,6 +148,8 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, sit: Situation, probl
         b3.button(label("cancel_edit"), key="cancel_edit", on_click=cancel_edit, args=(tb,))
     elif ok:
         assert result is not None
-        png = result_card(tb.editor.hand, result, tbl.names, tbl.rules.title.get(tbl.lang),
-                          tbl.rules.unit.get(tbl.lang), tbl.lang)
-        b3.download_button(label("result_card"), png, "mahjong-result.png", "image/png", key="result_card")
+        args = (copy.deepcopy(tb.editor.hand), result, list(tbl.names), tbl.rules.title.get(tbl.lang),
+                tbl.rules.unit.get(tbl.lang), tbl.lang)
+        # drawn only when pressed (about 30 ms): not on every rerun of the page
+        b3.download_button(label("result_card"), lambda: result_card(*args), "mahjong-result.png", "image/png",
+                           key="result_card")
