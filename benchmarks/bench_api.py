@@ -111,6 +111,12 @@ def main() -> None:
         two = report[f"2_worker(s)/{kind}/16_clients"]["per_s"]
         report[f"{kind}_scaling_1_to_2_workers"] = round(two / one, 2)
     print(json.dumps(report, indent=1))
+    print("\n| workers | clients | /v1/read req/s (p50 / p95 ms) | /v1/score req/s (p50 / p95 ms) |\n|---|---|---|---|")
+    for workers in (1, 2):
+        for clients in (1, 4, 16):
+            r, s = (report[f"{workers}_worker(s)/{k}/{clients}_clients"] for k in ("read", "score"))
+            print(f"| {workers} | {clients} | {r['per_s']} ({r['p50_ms']} / {r['p95_ms']}) | "
+                  f"{s['per_s']} ({s['p50_ms']} / {s['p95_ms']}) |")
 
 
 if __name__ == "__main__":
