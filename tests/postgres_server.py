@@ -7,6 +7,7 @@ import glob
 import os
 import shutil
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,26 @@ def _as_postgres(cmd: list[str]) -> list[str]:
     return cmd
 
 
+def cluster_dir() -> Path:
+    """A new folder for the cluster, under build/; when the tests run as root (the server runs as 'postgres')
+    and 'postgres' cannot reach build/ (a checkout inside a private folder), a private temporary folder instead."""
+    base = ROOT / "build" / f"pg-{uuid.uuid4().hex[:8]}"
+    (base / "sock").mkdir(parents=True)
+    if os.geteuid() != 0:
+        return base
+    os.chmod(ROOT / "build", 0o755)
+    for p in (base, base / "sock"):
+        shutil.chown(p, "postgres")
+    if subprocess.run(["runuser", "-u", "postgres", "--", "test", "-w", str(base)], cwd="/").returncode == 0:
+        return base
+    shutil.rmtree(base, ignore_errors=True)
+    base = Path(tempfile.mkdtemp(prefix="mahjong-pg-"))
+    (base / "sock").mkdir()
+    for p in (base, base / "sock"):
+        shutil.chown(p, "postgres")
+    return base
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """The URL of a running throwaway server (the 'postgres' database); skips when one cannot be started."""
@@ -38,22 +59,18 @@ def postgres_server() -> Iterator[str]:
     bin_dir = pg_bin()
     if bin_dir is None:
         pytest.skip("Debian's postgresql package is not installed (.ci/run installs it)")
-    base = ROOT / "build" / f"pg-{uuid.uuid4().hex[:8]}"
+    base = cluster_dir()
     data, sock = base / "data", base / "sock"
-    sock.mkdir(parents=True)
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres")
-        shutil.chown(sock, "postgres")
-        os.chmod(ROOT / "build", 0o755)
     port = 20000 + uuid.uuid4().int % 20000
     log = base / "server.log"
     try:
         subprocess.run(_as_postgres([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                                     "--no-sync", "-E", "UTF8"]), check=True, capture_output=True, timeout=120)
+                                     "--no-sync", "-E", "UTF8"]), check=True, capture_output=True, timeout=120,
+                       cwd=base)
         subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
                                      "-o", f"-p {port} -k {sock} -c listen_addresses='' -c fsync=off "
                                      "-c max_connections=200", "start"]), check=True, capture_output=True,
-                       timeout=120)
+                       timeout=120, cwd=base)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
         detail = getattr(e, "stderr", b"") or b""
         shutil.rmtree(base, ignore_errors=True)
@@ -62,7 +79,7 @@ def postgres_server() -> Iterator[str]:
         yield f"postgresql://postgres@/postgres?host={sock}&port={port}"
     finally:
         subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                       capture_output=True, timeout=60)
+                       capture_output=True, timeout=60, cwd=base)
         shutil.rmtree(base, ignore_errors=True)
 
 
