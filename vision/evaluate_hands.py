@@ -108,7 +108,8 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
     nrng = np.random.default_rng(args.seed)
     crng = np.random.default_rng(args.seed + 1)  # the condition's own randomness (glare spot, blur direction)
     stats = {"photos": 0, "tiles": 0, "tiles_right_before": 0, "tiles_right_after": 0, "groups_right": 0,
-             "hands_right_before": 0, "hands_right_after": 0}
+             "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
+             "top3": 0, "found": 0}
     per_rs: dict[str, list[int]] = {}
     failures = []
     read_ms: list[float] = []
@@ -141,6 +142,14 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
         stats["tiles"] += len(placed)
         stats["tiles_right_before"] += sum(raw_codes[j] == placed[i].code for i, j in pairs)
         stats["tiles_right_after"] += sum(r.codes[j] == placed[i].code for i, j in pairs)
+        doubts = set(r.doubts)
+        for i, j in pairs:
+            right = r.codes[j] == placed[i].code
+            stats["right_flagged"] += right and j in doubts
+            stats["wrong"] += not right
+            stats["wrong_flagged"] += not right and j in doubts
+            stats["top3"] += placed[i].code in [c for c, _ in r.det.alternatives(j, 3)] + [r.codes[j]]
+        stats["found"] += len(pairs)
         groups_ok, _ = partition(placed, r.det, r.layout.groups)
         stats["groups_right"] += groups_ok
         ok_before = normal(before) == normal(hand)
@@ -160,6 +169,10 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
         "groups_right": round(stats["groups_right"] / n, 4),
         "hands_right_before_correction": round(stats["hands_right_before"] / n, 4),
         "hands_right_after_correction": round(stats["hands_right_after"] / n, 4),
+        "true_face_in_top3": round(stats["top3"] / max(stats["found"], 1), 4),
+        "doubt_flags": {"right_flagged": round(stats["right_flagged"] / max(stats["found"] - stats["wrong"], 1), 4),
+                        "wrong_caught": round(stats["wrong_flagged"] / max(stats["wrong"], 1), 4),
+                        "wrong_tiles": stats["wrong"]},
         "hands_right_by_ruleset": {k: round(v[0] / v[1], 4) for k, v in per_rs.items()},
         "median_read_ms": round(float(np.median(read_ms)), 1) if read_ms else None,
         "seconds": round(time.time() - t0, 1),

@@ -12,6 +12,8 @@ import numpy as np
 from scoring import DEFAULT, Ruleset, as_ruleset
 from scoring.tiles import INDEX
 
+from .calibration import shipped_flag_below
+from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
@@ -34,6 +36,13 @@ class Reading:
     warnings: list[str] = field(default_factory=list)
     timing_ms: dict[str, float] = field(default_factory=dict)
     set_aside: list[str] = field(default_factory=list)  # flowers the ruleset does not use
+    doubts: list[int] = field(default_factory=list)  # tiles whose shown face is a real doubt (calibrated)
+
+    def face_probability(self, i: int) -> float:
+        """The calibrated probability of the face shown for tile i (after the rule-aware correction); 0 for a
+        tile the correction left out of the hand (a surplus copy: always worth a look)."""
+        code = self.codes[i]
+        return float(self.det.probs[i, CLASS_INDEX[code]]) if code in CLASS_INDEX else 0.0
 
     def to_json(self) -> dict[str, Any]:
         group_of = self.layout.group_of(len(self.det))
@@ -48,6 +57,7 @@ class Reading:
                 "face": "down" if code == "back" else "up",
                 "sideways": bool(self.det.sideways[i]),
                 "group": group_of[i],
+                "doubt": i in self.doubts,
             })
         return {"path": self.path, "width": self.width, "height": self.height, "tiles": tiles,
                 "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
@@ -67,9 +77,10 @@ def detect(img: np.ndarray, reader: TileReader, timing: dict[str, float] | None 
 
 def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = True, winner: int = 0,
               path: str = "", width: int = 0, height: int = 0, timing: dict[str, float] | None = None,
-              photo_warnings: list[str] | None = None) -> Reading:
+              photo_warnings: list[str] | None = None, flag_below: float | None = None) -> Reading:
     """Layout and rule-aware correction of detections for one ruleset (the detections are not changed).
-    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning."""
+    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. A tile whose shown
+    face has a calibrated probability under ``flag_below`` (default: the shipped calibration's) is a doubt."""
     rules = as_ruleset(rules)
     timing = timing if timing is not None else {}
     det = seen.copy()
@@ -92,8 +103,11 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     if len(det) and hand is None:
         warnings.append("some tiles are face down outside a concealed kong or a kong shows no face: enter them")
     timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
-    return Reading(path, width, height, det, layout, codes, hand, corrections, warnings + layout.warnings + warn,
-                   timing, aside)
+    reading = Reading(path, width, height, det, layout, codes, hand, corrections,
+                      warnings + layout.warnings + warn, timing, aside)
+    below = shipped_flag_below() if flag_below is None else flag_below
+    reading.doubts = [i for i in range(len(codes)) if reading.face_probability(i) < below]
+    return reading
 
 
 def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from .calibration import Calibration
 from .classes import BACK, CLASSIFIER_CODES
 from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop
 from .detections import Detections, box_areas, intersections
@@ -133,8 +134,10 @@ class TileReader:
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
                  quarter_turn_margin: float | None = 0.25, photo_turn: bool = True, repair: bool = True,
-                 not_tile_above: float = 0.5) -> None:
+                 not_tile_above: float = 0.5, calibration: Calibration | None = None) -> None:
         self.models_dir = Path(models_dir)
+        # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
+        self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
         self.threads = threads
         self.conf = conf
         self.iou = iou
@@ -291,6 +294,7 @@ class TileReader:
             rest[:, BACK] = p_back
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
+        det.probs = self.calibration.apply(det.probs)
         if not_tile is not None and self.not_tile_above:
             det = det[not_tile <= self.not_tile_above]
         return det

@@ -1,4 +1,4 @@
-"""The photo with numbered boxes, coloured by confidence."""
+"""The photo with numbered boxes: red for the reader's calibrated doubts, green for the rest."""
 
 from __future__ import annotations
 
@@ -8,13 +8,9 @@ import cv2
 import numpy as np
 
 
-def colour(conf: float) -> tuple[int, int, int]:
-    """BGR: green when sure, orange when unsure, red when doubtful."""
-    if conf >= 0.9:
-        return (60, 180, 60)
-    if conf >= 0.6:
-        return (0, 150, 255)
-    return (40, 40, 230)
+def colour(doubt: bool) -> tuple[int, int, int]:
+    """BGR: red for a tile worth checking, green for one the reader is sure of."""
+    return (40, 40, 230) if doubt else (60, 180, 60)
 
 
 def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600, box_scale: float = 1.0
@@ -27,7 +23,7 @@ def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600,
     thick = max(2, int(round(max(out.shape[:2]) / 500)))
     for i, tile in enumerate(tiles):
         x1, y1, x2, y2 = (int(round(v * s / box_scale)) for v in tile["box"])
-        c = colour(tile["confidence"])
+        c = colour(bool(tile.get("doubt")))
         cv2.rectangle(out, (x1, y1), (x2, y2), c, thick)
         label = str(i)
         scale = max(0.5, (x2 - x1) / 60)

@@ -14,6 +14,7 @@ import streamlit as st
 
 from scoring import Ruleset
 from scoring.tiles import INDEX
+from vision.calibration import shipped_flag_below
 from vision.layout import meld_tiles
 from vision.photo import PhotoError, decode_for_reading
 from vision.pipeline import Reading, detect, interpret
@@ -54,7 +55,8 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
     timing: dict[str, float] = {}
     det = detect(img, r, timing, scale)
     timing["page_read_ms"] = 1000 * (time.perf_counter() - t0)
-    tiles = [{"box": [float(v) for v in det.xyxy[i]], "confidence": float(det.tile_confidence[i])}
+    below = shipped_flag_below()  # before any ruleset: a doubt of the face the reader sees likeliest
+    tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(det.probs[i].max() < below)}
              for i in range(len(det))]
     return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
                      round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing,

@@ -22,7 +22,6 @@ from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
 from .photo import tile_label
 
-UNSURE_FACE, UNSURE_BOX = 0.8, 0.45  # a tile is flagged when its face or its box is this unsure
 FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
 
 
@@ -93,9 +92,8 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     with st.expander(f"{label('photo')} · {len(codes)} {label('tiles')} · "
                      f"{seen.timing_ms.get('page_read_ms', 0):.0f} ms"):
         st.image(seen.image)
-    face = reading.det.probs.max(1)  # how sure the classifier is of the face (not yet calibrated)
-    unsure = [i for i in range(len(codes)) if (face[i] < UNSURE_FACE or reading.det.confidence[i] < UNSURE_BOX)
-              and i not in seen.fixes]
+    # the reader's calibrated doubts (vision.calibration: about 1 right tile in 20 flagged, most misreads caught)
+    unsure = [i for i in reading.doubts if i not in seen.fixes and i < len(codes)]
     if not codes:
         return
     with st.expander(label("change_tiles"), expanded=bool(unsure)):
@@ -103,7 +101,7 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
             st.caption(label("uncertain"))
             for i in unsure:
                 alts = [c for c, _ in reading.det.alternatives(i, 3)]
-                st.pills(f"#{i} ({face[i]:.0%})", alts, key=f"pill{i}", format_func=tile_label,
+                st.pills(f"#{i} ({reading.face_probability(i):.0%})", alts, key=f"pill{i}", format_func=tile_label,
                          on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
                          if st.session_state.get(f"pill{i}") else None)
         st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",

@@ -1,0 +1,187 @@
+"""Calibrated tile confidence: temperature scaling of the reader's face probabilities, and the doubt threshold.
+
+`python -m vision.calibration --fit` reads the shared `valid` photos, fits one temperature on the even-numbered
+photos (sorted by name) and writes ``models/calibration.json``; the odd-numbered photos are never used to fit
+and give the reported figures (expected calibration error, and the flag rates of the doubt threshold).
+`python -m vision.calibration` only reports, with the shipped file. A shown probability of 0.9 then means
+that about 9 tiles in 10 shown so are right, and the page flags a tile only when it is a real doubt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+CALIBRATION_FILE = "calibration.json"
+FLAG_RIGHT_AT_MOST = 0.05  # the doubt threshold flags at most this share of the tiles read right (on the fit half)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How the reader's probabilities are made to mean what they say, and when a tile is a doubt."""
+
+    temperature: float = 1.0
+    flag_below: float = 0.5  # a tile whose calibrated probability of its shown face is under this is flagged
+
+    @classmethod
+    def load(cls, models_dir: str | Path) -> Calibration:
+        """The calibration shipped beside the models; none (temperature 1) when the file is absent."""
+        path = Path(models_dir) / CALIBRATION_FILE
+        if not path.exists():
+            return cls()
+        data = json.loads(path.read_text())
+        return cls(float(data["temperature"]), float(data["flag_below"]))
+
+    def apply(self, probs: np.ndarray) -> np.ndarray:
+        """Temperature-scaled probabilities (rows renormalised): p ** (1 / T)."""
+        return scale(probs, self.temperature)
+
+
+@lru_cache(maxsize=1)
+def shipped_flag_below() -> float:
+    """The doubt threshold shipped with the models (the reading flags a tile whose face is less likely)."""
+    from .reader import MODELS_DIR
+
+    return Calibration.load(MODELS_DIR).flag_below
+
+
+def scale(probs: np.ndarray, temperature: float) -> np.ndarray:
+    """Probabilities p ** (1 / T), renormalised per row (T > 1 softens an over-confident model)."""
+    if not len(probs) or temperature == 1.0:
+        return probs
+    logp = np.log(np.maximum(probs.astype(np.float64), 1e-12)) / temperature
+    e = np.exp(logp - logp.max(1, keepdims=True))
+    e *= probs > 0  # a class the rules ruled out stays out
+    return (e / np.maximum(e.sum(1, keepdims=True), 1e-300)).astype(np.float32)
+
+
+def nll(probs: np.ndarray, truth: np.ndarray, temperature: float) -> float:
+    """Mean negative log-likelihood of the true classes after temperature scaling."""
+    p = scale(probs, temperature)[np.arange(len(truth)), truth]
+    return float(-np.log(np.maximum(p, 1e-12)).mean())
+
+
+def fit_temperature(probs: np.ndarray, truth: np.ndarray) -> float:
+    """The temperature of least negative log-likelihood (a golden-section search over log T in [-2, 2.5])."""
+    lo, hi = -2.0, 2.5
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = nll(probs, truth, math.exp(a)), nll(probs, truth, math.exp(b))
+    for _ in range(40):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = nll(probs, truth, math.exp(a))
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = nll(probs, truth, math.exp(b))
+    return round(math.exp((lo + hi) / 2), 4)
+
+
+def expected_calibration_error(confidence: np.ndarray, correct: np.ndarray, bins: int = 15) -> float:
+    """ECE: the mean gap between confidence and accuracy over equal-width confidence bins, weighted by size."""
+    if not len(confidence):
+        return 0.0
+    edges = np.linspace(0, 1, bins + 1)
+    which = np.clip(np.digitize(confidence, edges[1:-1]), 0, bins - 1)
+    total = 0.0
+    for b in range(bins):
+        sel = which == b
+        if sel.any():
+            total += sel.sum() * abs(float(confidence[sel].mean()) - float(correct[sel].mean()))
+    return float(total / len(confidence))
+
+
+def flag_threshold(confidence: np.ndarray, correct: np.ndarray, right_at_most: float = FLAG_RIGHT_AT_MOST) -> float:
+    """The highest threshold that flags (confidence below it) at most ``right_at_most`` of the right tiles."""
+    right = np.sort(confidence[correct])
+    if not len(right):
+        return 0.5
+    k = int(math.floor(right_at_most * len(right)))  # at most k right tiles may lie below the threshold
+    return math.floor(float(right[k]) * 1e4) / 1e4 if k < len(right) else 1.0
+
+
+def flag_rates(confidence: np.ndarray, correct: np.ndarray, below: float) -> dict[str, float]:
+    """Share of right tiles flagged and of wrong tiles caught at a threshold."""
+    flagged = confidence < below
+    return {"right_flagged": round(float(flagged[correct].mean()) if correct.any() else 0.0, 4),
+            "wrong_caught": round(float(flagged[~correct].mean()) if (~correct).any() else 1.0, 4),
+            "right_tiles": int(correct.sum()), "wrong_tiles": int((~correct).sum())}
+
+
+def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: int | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every labelled `valid` tile the reader found, in one half of the photos (0: even, 1: odd, sorted by name):
+    its probabilities (every face of some ruleset), the true class and the box score. The mislabelled photos
+    are left out and the fixed labels used, as in `vision.evaluate`."""
+    from .classes import BAD_VALID_PHOTOS, CLASS_INDEX, RF_CODES, fix_labels
+    from .correction import restrict
+    from .evaluate import WIDEST, match
+    from .labels import read_yolo
+    from .photo import load_photo
+
+    files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")
+                   and not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS))[half::2][:limit]
+    probs, truth, box = [], [], []
+    for p in files:
+        img = load_photo(p)
+        gt, codes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+        fix_labels(p.name, codes)
+        det = reader.read(img)  # type: ignore[attr-defined]
+        restrict(det, WIDEST)
+        for i, j in match(gt, det.xyxy):
+            probs.append(det.probs[j])
+            truth.append(CLASS_INDEX[codes[i]])
+            box.append(det.confidence[j])
+    n = len(CLASS_INDEX)
+    return (np.array(probs, np.float32).reshape(-1, n), np.array(truth, int), np.array(box, np.float32))
+
+
+def report(probs: np.ndarray, truth: np.ndarray, cal: Calibration) -> dict[str, object]:
+    """ECE before and after scaling, top-1 / top-3 accuracy and the doubt flag's rates, for one set of tiles."""
+    scaled = cal.apply(probs)
+    correct = scaled.argmax(1) == truth
+    top3 = (np.argsort(-scaled, 1)[:, :3] == truth[:, None]).any(1)
+    return {"tiles": len(truth), "top1": round(float(correct.mean()), 4), "top3": round(float(top3.mean()), 4),
+            "ece_raw": round(expected_calibration_error(probs.max(1), probs.argmax(1) == truth), 4),
+            "ece": round(expected_calibration_error(scaled.max(1), correct), 4),
+            "flags": flag_rates(scaled.max(1), correct, cal.flag_below)}
+
+
+def main() -> None:
+    from .reader import MODELS_DIR, TileReader
+    from .training.data import rf_dir
+
+    ap = argparse.ArgumentParser(prog="python -m vision.calibration", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fit", action="store_true", help=f"fit on the even photos and write models/{CALIBRATION_FILE}")
+    ap.add_argument("--models", type=Path, default=MODELS_DIR)
+    ap.add_argument("--limit", type=int, default=None, help="photos per half (for a quick look)")
+    args = ap.parse_args()
+    valid = rf_dir() / "valid"
+    raw = TileReader(args.models, calibration=Calibration())  # the model's own probabilities
+    fit_p, fit_t, _ = valid_tiles(raw, valid / "images", valid / "labels", 0, args.limit)
+    held_p, held_t, _ = valid_tiles(raw, valid / "images", valid / "labels", 1, args.limit)
+    if args.fit:
+        t = fit_temperature(fit_p, fit_t)
+        scaled = scale(fit_p, t)
+        below = flag_threshold(scaled.max(1), scaled.argmax(1) == fit_t)
+        cal = Calibration(t, below)
+        (args.models / CALIBRATION_FILE).write_text(json.dumps(
+            {"temperature": t, "flag_below": below, "fitted_on": "shared valid photos, even positions by name",
+             "command": "python -m vision.calibration --fit"}, indent=1) + "\n")
+    else:
+        cal = Calibration.load(args.models)
+    print(json.dumps({"temperature": cal.temperature, "flag_below": cal.flag_below,
+                      "fit_half": report(fit_p, fit_t, cal), "held_out_half": report(held_p, held_t, cal)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
