@@ -173,20 +173,3 @@ def test_a_stretched_column_of_bamboo_tiles_is_read_one_box_per_tile(reader: Til
     assert len(match(gt, det.xyxy)) >= len(gt) - 1
     assert len(det) <= len(gt) + 1
 
-
-@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE])
-def test_a_photo_turned_by_a_quarter_is_read_as_well(reader: TileReader, turn: int):
-    """A photo taken with the phone turned (and no orientation tag): every tile lies landscape."""
-    path = next((VALID / "images").glob(PHOTOS[0] + "*"))
-    img = load_photo(path)
-    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
-    h = img.shape[0]
-    turned = cv2.rotate(img, turn)
-    x1, y1, x2, y2 = gt.T
-    gt_t = (np.stack([h - y2, x1, h - y1, x2], 1) if turn == cv2.ROTATE_90_CLOCKWISE
-            else np.stack([y1, img.shape[1] - x2, y2, img.shape[1] - x1], 1)).astype(np.float32)
-    det = reader.read(turned)
-    restrict(det, "nanjing")
-    pairs = match(gt_t, det.xyxy)
-    assert len(pairs) >= 0.95 * len(gt)
-    assert sum(det.codes[j] == codes[i] for i, j in pairs) >= 0.95 * len(gt)

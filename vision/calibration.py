@@ -125,6 +125,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
     from .correction import restrict
     from .evaluate import WIDEST, match
     from .labels import read_yolo
+    from .orientation import turn_boxes
     from .photo import load_photo
 
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")
@@ -136,7 +137,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
         fix_labels(p.name, codes)
         det = reader.read(img)  # type: ignore[attr-defined]
         restrict(det, WIDEST)
-        for i, j in match(gt, det.xyxy):
+        for i, j in match(turn_boxes(gt, img.shape, det.turned), det.xyxy):
             probs.append(det.probs[j])
             truth.append(CLASS_INDEX[codes[i]])
             box.append(det.confidence[j])

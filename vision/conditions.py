@@ -11,6 +11,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from .orientation import turn_boxes, turn_image
+
 Boxes = np.ndarray  # (n, 4) x1 y1 x2 y2
 
 
@@ -33,13 +35,7 @@ def _homography(img: np.ndarray, boxes: Boxes, m: np.ndarray) -> tuple[np.ndarra
 def quarter(k: int) -> Callable:
     """Turned k quarter turns counter-clockwise, with no EXIF tag to undo it (chat apps strip it)."""
     def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
-        h, w = img.shape[:2]
-        out = np.ascontiguousarray(np.rot90(img, k))
-        pts = _corners(boxes)
-        for _ in range(k % 4):  # one counter-clockwise quarter turn: (x, y) -> (y, w - x)
-            pts = np.stack([pts[..., 1], w - pts[..., 0]], -1)
-            h, w = w, h
-        return out, _bbox(pts)
+        return turn_image(img, k), turn_boxes(boxes, img.shape, k)
     return apply
 
 

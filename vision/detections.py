@@ -44,6 +44,8 @@ class Detections:
     probs: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSIFIER_CODES)), np.float32))
     sideways: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     back_score: np.ndarray | None = None  # the finder's share of "face down" per box, when it has that class
+    turned: int = 0  # quarter turns counter-clockwise the reader gave the photo to read it upright (boxes are in
+    # the turned photo's pixels; orientation.turn_image turns the photo the same way)
 
     @classmethod
     def empty(cls) -> Detections:
@@ -51,7 +53,8 @@ class Detections:
 
     def copy(self) -> Detections:
         """An independent copy (the interpretation of a reading changes its probabilities)."""
-        return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy())
+        return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy(),
+                          turned=self.turned)
 
     def __len__(self) -> int:
         return len(self.xyxy)
@@ -60,7 +63,7 @@ class Detections:
         return Detections(self.xyxy[index], self.confidence[index],
                           self.probs[index] if len(self.probs) else self.probs,
                           self.sideways[index] if len(self.sideways) else self.sideways,
-                          None if self.back_score is None else self.back_score[index])
+                          None if self.back_score is None else self.back_score[index], self.turned)
 
     @property
     def class_id(self) -> np.ndarray:

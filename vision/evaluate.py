@@ -23,6 +23,7 @@ from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES, fix_labels
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
 from .labels import read_yolo, source_name
+from .orientation import turn_boxes
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
 
@@ -81,6 +82,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         det = reader.read(img)
         restrict(det, WIDEST)  # every face and flower exists in some ruleset
         latency.append(1000 * (time.perf_counter() - t))
+        gt = turn_boxes(gt, img.shape, det.turned)  # in the frame the reader read the photo in
         pairs = match(gt, det.xyxy)
         codes = det.codes
         n_gt += len(gt)

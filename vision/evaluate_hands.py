@@ -25,6 +25,7 @@ from .conditions import CONDITIONS
 from .detections import Detections
 from .evaluate import match
 from .layout import analyse, to_hand
+from .orientation import turn_boxes
 from .pipeline import read_image
 from .reader import MODELS_DIR, TileReader
 from .training.data import load_split
@@ -135,6 +136,9 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
         t = time.perf_counter()
         r = read_image(img, reader, ruleset, True, winner)
         read_ms.append(1000 * (time.perf_counter() - t))
+        if r.det.turned:  # the reader turned the photo upright: so are the true boxes
+            placed = [dataclasses.replace(p, box=tuple(float(v) for v in b)) for p, b in zip(
+                placed, turn_boxes(np.array([p.box for p in placed], np.float32), img.shape, r.det.turned))]
         raw_codes = list(r.det.codes)
         before = to_hand(r.det, analyse(r.det, ruleset), winner, raw_codes)
         pairs = match(np.array([p.box for p in placed], np.float32), r.det.xyxy)

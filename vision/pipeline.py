@@ -17,8 +17,12 @@ from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
+from .orientation import turned_shape
 from .photo import load_for_reading
 from .reader import TileReader
+
+TURN_WARNING = {k: f"the photo was read turned by {90 * (4 - k)} degrees clockwise: its tiles lay that way"
+                for k in (1, 2, 3)}
 
 
 @dataclass
@@ -86,6 +90,8 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     det = seen.copy()
     t = time.perf_counter()
     warnings: list[str] = list(photo_warnings or [])
+    if seen.turned:
+        warnings.append(TURN_WARNING[seen.turned])
     corrections = restrict(det, rules) + face_up_stray_backs(det)
     if len(det) == 0:
         warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
@@ -113,12 +119,14 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
 def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
                winner: int = 0, path: str = "", timing: dict[str, float] | None = None, scale: float = 1.0,
                photo_warnings: list[str] | None = None) -> Reading:
-    """Read a decoded photo (BGR, upright) into a Reading; ``scale`` maps the image's pixels to the photo's
-    (when it was decoded at reduced size), so boxes, width and height are in the photo's pixels."""
+    """Read a decoded photo (BGR) into a Reading; ``scale`` maps the image's pixels to the photo's (when it was
+    decoded at reduced size), so boxes, width and height are in the photo's pixels, turned upright when the
+    reader found the photo turned (``det.turned``)."""
     timing = timing if timing is not None else {}
     det = detect(img, reader, timing, scale)
-    width, height = round(img.shape[1] * scale), round(img.shape[0] * scale)
-    return interpret(det, ruleset, winning, winner, path, width, height, timing, photo_warnings)
+    h, w = turned_shape(img.shape, det.turned)
+    return interpret(det, ruleset, winning, winner, path, round(w * scale), round(h * scale), timing,
+                     photo_warnings)
 
 
 def read_photo(path: str | Path, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,

@@ -18,6 +18,7 @@ from .calibration import Calibration
 from .classes import BACK, CLASSIFIER_CODES
 from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop
 from .detections import Detections, box_areas, intersections
+from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
 
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
@@ -173,14 +174,24 @@ class TileReader:
         tiles cut in two are joined and phantom boxes in the gaps of a row dropped (``repair.repair_rows``).
         """
         small = downscale(img, self.zoom_max * self.imgsz)
-        scale = (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0])
         best = self._detect_at(small, 1.0, 1.0)
+        k = 0
+        if self.photo_turn and landscape(best):
+            # tiles landscape as a rule: a photo turned by a quarter. Its rows run up the picture, where the finder,
+            # the zoomed pass and the row repair expect them across: read it turned (which way does not matter)
+            turned = self._detect_at(turn_image(small, 3), 1.0, 1.0)
+            if len(turned) and not landscape(turned) and confident_mass(turned) >= 0.8 * confident_mass(best):
+                small, best, k = turn_image(small, 3), turned, 3
+        shape = turned_shape(img.shape, k)
+        scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
         if self.retry_below and (not len(best) or float(best.confidence.mean()) < self.retry_below):
             best = self._unstretched(small, best)
         elif self.zoom_to:
             best = self._zoom(small, best)
-        best = self._to_photo(best, scale, img.shape)
-        return repair_rows(best) if self.repair else best
+        best = self._to_photo(best, scale, shape)
+        best = repair_rows(best) if self.repair else best
+        best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
+        return best
 
     def _unstretched(self, small: np.ndarray, first: Detections) -> Detections:
         """The surest reading of a photo the finder was unsure of, among it squashed 2x, 4x and 8x along either
@@ -267,10 +278,13 @@ class TileReader:
 
     def classify(self, img: np.ndarray, det: Detections) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
-        With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped."""
+        With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped.
+        When the boxes are landscape as a rule and the classifier is surer of the crops turned upright, the
+        photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes)."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
         logp = self._logp(crops)
+        det.turned = 0
         if self.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
             # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
             # landscape; the classifier's surer reading of the whole photo decides which
@@ -278,6 +292,8 @@ class TileReader:
             logp_kept = self._logp(kept)
             if logp_kept.max(1).sum() > logp.max(1).sum():
                 crops, logp = kept, logp_kept
+            else:
+                det.turned = 3  # the crops were turned clockwise: so is the photo (3 counter-clockwise turns)
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None
@@ -346,11 +362,17 @@ class TileReader:
             self.classifier.run(None, {name: crops_to_batch(blank * n)})
 
     def read(self, img: np.ndarray, timing: dict[str, float] | None = None) -> Detections:
-        """Detect and classify every tile of a decoded photo."""
+        """Detect and classify every tile of a decoded photo, and find which way up it is: the boxes come back
+        in the pixels of the photo turned by ``det.turned`` quarter turns (``orientation.turn_image``)."""
         t = time.perf_counter()
         det = self.detect(img)
         t2 = time.perf_counter()
         det = self.classify(img, det)
+        if self.photo_turn:
+            det.xyxy = turn_boxes(det.xyxy, img.shape, det.turned)
+            if upside_down(det):  # the classifier reads a tile upside down as well: the layout tells
+                det.xyxy = turn_boxes(det.xyxy, turned_shape(img.shape, det.turned), 2)
+                det.turned = (det.turned + 2) % 4
         if timing is not None:
             timing["detect_ms"] = 1000 * (t2 - t)
             timing["classify_ms"] = 1000 * (time.perf_counter() - t2)

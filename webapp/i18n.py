@@ -15,6 +15,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "camera": ("Camera", "相機"),
     "upload": ("Upload a photo", "上傳照片"),
     "manual": ("Enter by hand", "手動輸入"),
+    "lay_out": ("Lay it out: your tiles in a row, the winning tile a little apart at their right, then the melds "
+                "(the claimed tile sideways) and the flowers. Any way up.",
+                "擺法：手牌排成一行，胡的那張稍微分開放在右邊，接著是副露（吃碰的那張橫放）和花牌。照片方向不拘。"),
     "take_photo": ("Take a photo of the hand, melds and flowers", "拍下手牌、副露和花牌"),
     "choose_photo": ("Phone photo (JPEG, PNG, HEIC, WebP, GIF, TIFF or BMP; up to 40 MB)",
                      "手機照片（JPEG、PNG、HEIC、WebP、GIF、TIFF 或 BMP，最大 40 MB）"),

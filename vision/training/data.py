@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import csv
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-from ..classes import BAD_VALID_PHOTOS, RF_CODES, fix_labels
+from ..classes import BAD_VALID_PHOTOS, CAMERASH_CODES, CLASS_INDEX, RF_CODES, fix_labels
+from ..crops import tile_crop
 from ..detections import squashed
 from ..labels import read_yolo, source_name
 
@@ -59,3 +63,35 @@ def load_split(split: str, drop_bad: bool = True, root: Path | None = None) -> l
             fix_labels(img.name, codes)
         out.append(LabelledImage(img, boxes, codes))
     return out
+
+
+def labelled_tiles(split: str, drop_bad: bool = True, squashed: bool = True
+                   ) -> Iterator[tuple[LabelledImage, np.ndarray, np.ndarray, str]]:
+    """Each labelled tile of a split as (photo, its decoded image, box, code); boxes under 4 px either way are
+    left out, and so are photos the export squashed unless ``squashed``."""
+    for li in load_split(split, drop_bad=drop_bad):
+        if len(li.boxes) == 0 or (li.squashed and not squashed):
+            continue
+        img = cv2.imread(str(li.path))
+        if img is None:
+            continue
+        for box, code in zip(li.boxes, li.codes):
+            if box[2] - box[0] >= 4 and box[3] - box[1] >= 4:
+                yield li, img, box, code
+
+
+def collect_camerash() -> tuple[np.ndarray, np.ndarray]:
+    """The camerash single-tile crops (other tile designs) as classifier crops and class indices."""
+    root = shared_dir() / "data" / "camerash-crops"
+    xs, ys = [], []
+    with open(root / "tiles-data" / "data.csv", encoding="utf-8-sig") as fh:
+        for row in csv.DictReader(fh):
+            img = cv2.imread(str(root / "tiles-resized" / row["image-name"]))
+            code = CAMERASH_CODES.get(row["label-name"])
+            if img is None or code is None:
+                continue
+            h, w = img.shape[:2]
+            crop, _ = tile_crop(img, (0.04 * w, 0.04 * h, 0.96 * w, 0.96 * h))
+            xs.append(crop)
+            ys.append(CLASS_INDEX[code])
+    return np.stack(xs), np.array(ys, np.int64)

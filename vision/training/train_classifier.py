@@ -9,10 +9,8 @@ and rendered face-down tiles; the `valid` split is only used to report accuracy.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -21,26 +19,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ..classes import CAMERASH_CODES, CLASS_INDEX, CLASSIFIER_CODES
+from ..classes import CLASS_INDEX, CLASSIFIER_CODES
 from ..crops import CROP_SIZE, crops_to_batch, tile_crop
 from ..detections import intersections
-from .data import EXPORT_SIZE, LabelledImage, load_split, shared_dir
+from .data import EXPORT_SIZE, collect_camerash, labelled_tiles, load_split
 from .synth import render_back
-
-
-def labelled_tiles(split: str, drop_bad: bool = True, squashed: bool = True
-                   ) -> Iterator[tuple[LabelledImage, np.ndarray, np.ndarray, str]]:
-    """Each labelled tile of a split as (photo, its decoded image, box, code); boxes under 4 px either way are
-    left out, and so are photos the export squashed unless ``squashed``."""
-    for li in load_split(split, drop_bad=drop_bad):
-        if len(li.boxes) == 0 or (li.squashed and not squashed):
-            continue
-        img = cv2.imread(str(li.path))
-        if img is None:
-            continue
-        for box, code in zip(li.boxes, li.codes):
-            if box[2] - box[0] >= 4 and box[3] - box[1] >= 4:
-                yield li, img, box, code
 
 
 def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -81,22 +64,6 @@ def collect_turned(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.n
     for _, img, box, code in labelled_tiles(split, squashed=False):
         for angle in rng.uniform(-90, 90, copies):
             xs.append(turned_crop(img, box, float(angle)))
-            ys.append(CLASS_INDEX[code])
-    return np.stack(xs), np.array(ys, np.int64)
-
-
-def collect_camerash() -> tuple[np.ndarray, np.ndarray]:
-    root = shared_dir() / "data" / "camerash-crops"
-    xs, ys = [], []
-    with open(root / "tiles-data" / "data.csv", encoding="utf-8-sig") as fh:
-        for row in csv.DictReader(fh):
-            img = cv2.imread(str(root / "tiles-resized" / row["image-name"]))
-            code = CAMERASH_CODES.get(row["label-name"])
-            if img is None or code is None:
-                continue
-            h, w = img.shape[:2]
-            crop, _ = tile_crop(img, (0.04 * w, 0.04 * h, 0.96 * w, 0.96 * h))
-            xs.append(crop)
             ys.append(CLASS_INDEX[code])
     return np.stack(xs), np.array(ys, np.int64)
 

@@ -79,9 +79,9 @@ def render(tb: Tab, rules: Ruleset) -> None:
     # the upload first: on a phone its picker offers the camera too, and the live camera box fills a screen
     tab_up, tab_cam, tab_manual = st.tabs([label("upload"), label("camera"), label("manual")])
     with tab_cam:
-        cam = st.camera_input(label("take_photo"), key="camera")
+        cam = st.camera_input(label("take_photo"), key="camera", help=label("lay_out"))
     with tab_up:
-        up = st.file_uploader(label("choose_photo"), key="upload")
+        up = st.file_uploader(label("choose_photo"), key="upload", help=label("lay_out"))
     photo = up if up is not None else cam
     if photo is not None:
         with st.spinner(label("reading")):

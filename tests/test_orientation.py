@@ -1,0 +1,121 @@
+"""The orientation finder: a photo turned by a quarter or a half, with no EXIF tag, is read as if upright."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import CLASS_INDEX, CLASSIFIER_CODES, RF_CODES
+from vision.correction import restrict
+from vision.detections import Detections
+from vision.evaluate import match
+from vision.labels import read_yolo
+from vision.orientation import turn_boxes, turn_image, turned_shape, upside_down
+from vision.photo import decode_for_reading, load_photo
+from vision.pipeline import read_image
+from vision.reader import MODELS_DIR, TileReader
+
+from .helpers import SHARED
+
+VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
+needs_data = pytest.mark.skipif(not VALID.exists() or not (MODELS_DIR / "detector.onnx").exists(),
+                                reason=f"{VALID} not found (set MAHJONG_SHARED), or the shipped models not built")
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_turned_boxes_follow_the_turned_picture(k: int) -> None:
+    img = np.zeros((300, 400, 3), np.uint8)
+    boxes = np.float32([[100, 120, 140, 176], [250, 60, 290, 116]])
+    for x1, y1, x2, y2 in boxes.astype(int):
+        img[y1:y2, x1:x2] = 255
+    out, moved = turn_image(img, k), turn_boxes(boxes, img.shape, k)
+    assert out.shape[:2] == turned_shape(img.shape, k)
+    for x1, y1, x2, y2 in moved.astype(int):
+        assert out[y1:y2, x1:x2].min() == 255
+    assert out.sum() == img.sum()
+    assert np.allclose(turn_boxes(moved, out.shape, -k), boxes)  # and back
+
+
+def row(groups: list[str], y: float = 100.0) -> Detections:
+    """A row of tiles, groups left to right: '.' a plain tile, 's' a sideways one, 'd' one face down."""
+    boxes, codes, side = [], [], []
+    x = 10.0
+    for g in groups:
+        for c in g:
+            w = 56.0 if c == "s" else 40.0
+            boxes.append([x, y + (16 if c == "s" else 0), x + w, y + 56])
+            codes.append("back" if c == "d" else "5m")
+            side.append(c == "s")
+            x += w + 1
+        x += 30
+    probs = np.zeros((len(codes), len(CLASSIFIER_CODES)), np.float32)
+    probs[np.arange(len(codes)), [CLASS_INDEX[c] for c in codes]] = 1
+    return Detections(np.float32(boxes), np.ones(len(codes), np.float32), probs, np.array(side))
+
+
+@pytest.mark.parametrize(("groups", "upside"), [
+    ([".............", "."], False),              # the concealed tiles, the winning tile apart at their right
+    ([".", "............."], True),               # the same turned by 180 degrees
+    (["..........", ".", "s..."], False),        # then a claimed kong
+    (["...s", ".", ".........."], True),
+    (["s..", "..s", ".s.", ".", "."], True),      # four melds, one concealed tile and the winning tile
+    ([".", ".", ".s.", "s..", "..s"], False),
+    (["..............."], False),                 # nothing to tell: as it is
+])
+def test_the_layout_tells_an_upside_down_hand(groups: list[str], upside: bool) -> None:
+    assert upside_down(row(groups)) is upside
+
+
+@needs_data
+@pytest.mark.parametrize("k", range(4))
+def test_a_real_photo_turned_each_way_without_exif_is_read_upright(k: int) -> None:
+    path = next((VALID / "images").glob("IMG_20231106_111921_jpg*"))
+    img = load_photo(path)
+    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    ok, buf = cv2.imencode(".jpg", turn_image(img, k), [cv2.IMWRITE_JPEG_QUALITY, 95])  # no EXIF tag at all
+    turned, scale, _ = decode_for_reading(buf.tobytes(), "turned.jpg")
+    det = TileReader().read(turned)
+    restrict(det, "nanjing")
+    sides = det.sizes
+    assert float(np.median(sides[:, 0] / sides[:, 1])) < 1.0  # read with its tiles upright (portrait)
+    truth = turn_boxes(turn_boxes(gt, img.shape, k), turned.shape, det.turned)
+    pairs = match(truth, det.xyxy)
+    assert len(pairs) >= 0.95 * len(gt)
+    assert sum(det.codes[j] == codes[i] for i, j in pairs) >= 0.95 * len(gt)
+
+
+@pytest.fixture(scope="module")
+def composed() -> tuple[np.ndarray, dict, int, str]:
+    """A composed winning hand with claimed melds, laid out as the page asks (the winning tile at the right of
+    the concealed tiles, then the melds), made of real `valid` crops."""
+    from vision.evaluate_hands import table_groups, truth_case
+    from vision.training.data import load_split
+    from vision.training.synth import CropBank, compose
+
+    bank = CropBank.build(load_split("valid"), seed=0)
+    rng, nrng = random.Random(7), np.random.default_rng(7)
+    while True:
+        hand, winner = truth_case(rng, "nanning")
+        if any(m["from"] is not None and (m["from"] - winner) % 4 in (1, 3) for m in hand["melds"]):
+            break
+    img, _ = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True)
+    return img, hand, winner, "nanning"
+
+
+@needs_data
+@pytest.mark.parametrize("k", range(4))
+def test_a_composed_hand_turned_each_way_reads_as_upright(composed: tuple, k: int) -> None:
+    """Feeders named by a sideways tile's side (left / right) are the first thing an upside-down reading gets
+    wrong: the hand read from each turn equals the upright reading, feeders included."""
+    img, hand, winner, ruleset = composed
+    reader = TileReader()
+    upright = read_image(img, reader, ruleset, True, winner)
+    r = read_image(turn_image(img, k), reader, ruleset, True, winner)
+    assert (k + r.det.turned) % 4 == 0
+    assert r.hand == upright.hand
+    assert (r.width, r.height) == (upright.width, upright.height)
+    if k:
+        assert any("turned" in w for w in r.warnings)

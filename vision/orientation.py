@@ -1,0 +1,72 @@
+"""Which way up the photo is, found from the tiles themselves (chat apps strip the EXIF tag that would say).
+
+A photo turned by a quarter shows its tiles landscape as a rule: the reader then reads it turned upright
+(``TileReader.read``). The classifier cannot tell a tile from the same tile upside down (it is trained on both),
+so half of those turns, and every photo taken from across the table, come out upside down; the layout then
+tells: the winning tile is set apart at the right end of the hand (the convention the layout reads), so a lone
+tile lying just left of the longest group, with none just right of it, means the photo is upside down.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .detections import Detections
+
+
+def turn_image(img: np.ndarray, k: int) -> np.ndarray:
+    """The photo turned by k quarter turns counter-clockwise (k = 0 returns it as is)."""
+    return img if k % 4 == 0 else np.ascontiguousarray(np.rot90(img, k % 4))
+
+
+def turn_boxes(xyxy: np.ndarray, shape: tuple[int, ...], k: int) -> np.ndarray:
+    """Boxes of a photo of ``shape`` (h, w, ...) in the pixels of the photo turned by k quarter turns
+    counter-clockwise (``turn_image``)."""
+    h, w = shape[:2]
+    x1, y1, x2, y2 = (xyxy[:, i].astype(np.float32) for i in range(4))
+    for _ in range(k % 4):  # one counter-clockwise quarter turn: (x, y) -> (y, w - x)
+        x1, y1, x2, y2 = y1, w - x2, y2, w - x1
+        h, w = w, h
+    return np.stack([x1, y1, x2, y2], 1).astype(np.float32) if len(xyxy) else xyxy.astype(np.float32)
+
+
+def turned_shape(shape: tuple[int, ...], k: int) -> tuple[int, int]:
+    """(h, w) of a photo of ``shape`` after k quarter turns."""
+    h, w = shape[:2]
+    return (w, h) if k % 2 else (h, w)
+
+
+def landscape(det: Detections, sure: float = 0.5) -> bool:
+    """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them)."""
+    xyxy = det.xyxy[det.confidence >= sure]
+    if len(xyxy) < 3:
+        return False
+    return float(np.median((xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6))) > 1.0
+
+
+def upside_down(det: Detections) -> bool:
+    """Whether the hand lies upside down. Read in order (rows top to bottom, groups left to right, flowers left
+    out), a hand is laid out as the page asks: the concealed tiles, the winning tile set apart at their right,
+    then the melds (a sideways or face-down tile marks each). Upside down, the plain groups come after the melds,
+    and a lone tile has plain tiles after it rather than before; a photo is turned only when the two together
+    say so (no melds and no lone tile: as it is)."""
+    from .layout import FLOWERS, apart_by_size, rows_of, split_groups
+
+    if len(det) < 5:
+        return False
+    keep = np.setdiff1d(np.arange(len(det)), apart_by_size(det))
+    sub = det[keep]
+    codes, side, down = sub.codes, sub.sideways, sub.face_down
+    order = [g for row in rows_of(sub) for g in split_groups(sub, row)
+             if not all(codes[i] in FLOWERS for i in g)]
+    plain = [not any(side[i] or down[i] or codes[i] in FLOWERS for i in g) for g in order]
+    # plain groups (concealed tiles, winning tile) before the melds: upright; after them: upside down
+    pairs = [(1 if p > m else -1) for p in range(len(order)) if plain[p] for m in range(len(order)) if not plain[m]]
+    score = sum(pairs) / len(pairs) if pairs else 0.0
+    for k, g in enumerate(order):  # a lone plain tile: plain tiles before it (upright) or after it (upside down)
+        if len(g) != 1 or not plain[k]:
+            continue
+        before = k > 0 and plain[k - 1]
+        after = k + 1 < len(order) and plain[k + 1]
+        score += (after and not before) - (before and not after)
+    return score > 0
