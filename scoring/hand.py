@@ -7,12 +7,21 @@ from typing import Any
 
 from .errors import InputError
 from .limits import shorten
+from .text import Text
 from .tiles import CODES, N_KINDS, is_suited, parse_tile, parse_tiles, rank_of, suit_of
 
 MELD_TYPES = ("chow", "pung", "kong_exposed", "kong_added", "kong_concealed")
 WIN_TYPES = ("self_draw", "discard", "rob_kong", "quick_shot")
 KONG_KINDS = ("concealed", "exposed", "added", "flower")
 MELD_KIND = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
+
+MELD_TEXT: dict[str, Text] = {
+    "chow": Text("Chow", "吃"),
+    "pung": Text("Pung", "碰"),
+    "kong_exposed": Text("Direct kong", "明槓"),
+    "kong_added": Text("Added kong", "加槓"),
+    "kong_concealed": Text("Concealed kong", "暗槓"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +139,8 @@ def parse_meld(raw: object, where: str) -> Meld:
     tiles = parse_tiles(d["tiles"], f"{where}.tiles")
     need = 4 if mtype.startswith("kong") else 3
     if len(tiles) != need:
-        raise InputError(f"{where}: a {mtype} has {need} tiles, got {len(tiles)}")
+        raise InputError(f"{where}: a {mtype} has {need} tiles, got {len(tiles)}",
+                         f"{MELD_TEXT[mtype].zh}要 {need} 張牌，這裡有 {len(tiles)} 張")
     if any(t >= N_KINDS for t in tiles):
         raise InputError(f"{where}: flowers and ghost tiles cannot be in a meld")
     if mtype == "chow":
@@ -138,10 +148,13 @@ def parse_meld(raw: object, where: str) -> Meld:
         if not (is_suited(s[0]) and suit_of(s[0]) == suit_of(s[2]) and s[1] == s[0] + 1 and s[2] == s[0] + 2
                 and rank_of(s[0]) <= 7):
             raise InputError(f"{where}: a chow must be three consecutive tiles of one suit, got "
-                             f"{' '.join(CODES[t] for t in tiles)}")
+                             f"{' '.join(CODES[t] for t in tiles)}",
+                             f"吃必須是同一門的三張順序牌，這裡是 {' '.join(CODES[t] for t in tiles)}")
         tiles = s
     elif len(set(tiles)) != 1:
-        raise InputError(f"{where}: a {mtype} must be {need} identical tiles, got {' '.join(CODES[t] for t in tiles)}")
+        shown = ' '.join(CODES[t] for t in tiles)
+        raise InputError(f"{where}: a {mtype} must be {need} identical tiles, got {shown}",
+                         f"{MELD_TEXT[mtype].zh}必須是 {need} 張相同的牌，這裡是 {shown}")
     if mtype == "kong_concealed":
         if d.get("from") is not None:
             raise InputError(f"{where}.from: a concealed kong has no feeder (from must be null)")
@@ -254,10 +267,11 @@ def parse_context(raw: object, uses: frozenset[str] = ALL_FIELDS) -> WinContext:
     discarder = None
     if win_type != "self_draw":
         if d.get("discarder") is None:
-            raise InputError(f"context.discarder: a {win_type} win needs the discarder / feeder seat")
+            raise InputError(f"context.discarder: a {win_type} win needs the discarder / feeder seat",
+                             "這種胡法要指定放炮（餵牌）的玩家")
         discarder = _seat(d["discarder"], "context.discarder")
         if discarder == winner:
-            raise InputError("context.discarder: the winner cannot be the discarder")
+            raise InputError("context.discarder: the winner cannot be the discarder", "胡牌的人不能是放炮的人")
     replacement = d.get("replacement") if "replacement" in uses else None
     if replacement not in (None, "kong", "flower"):
         raise InputError(f"context.replacement: expected null, \"kong\" or \"flower\", got {shorten(replacement)}")

@@ -56,7 +56,8 @@ def parse_tile(code: object, where: str = "tile") -> int:
         if idx is not None:
             return idx
     raise InputError(f"{where}: unknown tile code {shorten(code)} (expected 1m-9m, 1p-9p, 1s-9s, E S W N C F P, "
-                     "f1-f8 or G)")
+                     "f1-f8 or G)", f"不認得的牌代號 {shorten(code)}（應為 1m-9m、1p-9p、1s-9s、E S W N C F P、"
+                                    "f1-f8 或 G）")
 
 
 def parse_tiles(codes: object, where: str, most: int = 20) -> list[int]:
@@ -66,7 +67,8 @@ def parse_tiles(codes: object, where: str, most: int = 20) -> list[int]:
     if not isinstance(codes, list):
         raise InputError(f"{where}: expected a list of tile codes, got {type(codes).__name__}")
     if len(codes) > most:
-        raise InputError(f"{where}: {len(codes)} tiles, more than any hand holds (at most {most})")
+        raise InputError(f"{where}: {len(codes)} tiles, more than any hand holds (at most {most})",
+                         f"{len(codes)} 張牌，比任何一手牌都多（最多 {most} 張）")
     try:
         return [INDEX[c] for c in codes]  # the common case, without building a location per tile
     except (KeyError, TypeError):
@@ -84,7 +86,7 @@ def split_notation(text: str, where: str = "tiles") -> list[str]:
         elif all(ch in "ESWNCFPG" for ch in word):
             out.extend(word)
         else:
-            raise InputError(f"{where}: cannot read {shorten(word)} as tiles")
+            raise InputError(f"{where}: cannot read {shorten(word)} as tiles", f"無法把 {shorten(word)} 讀成牌")
     return out
 
 

@@ -15,11 +15,14 @@ from itertools import combinations
 import numpy as np
 
 from scoring import DEFAULT, Ruleset, as_ruleset
+from scoring.rulesets.base import MELD_TEXT
+from scoring.text import Text
 from scoring.tiles import FLOWERS, INDEX, N_KINDS
 
 from .classes import BACK, CLASSIFIER_CODES
 from .detections import Detections
 from .layout import Layout, best_meld_codes, log_prob, rows_of, split_groups
+from .said import Said, in_lang
 
 EPS = 1e-6
 
@@ -32,7 +35,8 @@ class Correction:
     reason: str
 
     def to_json(self) -> dict[str, object]:
-        return {"tile": self.tile, "from": self.from_code, "to": self.to_code, "reason": self.reason}
+        return {"tile": self.tile, "from": self.from_code, "to": self.to_code, "reason": self.reason,
+                "reason_zh": in_lang(self.reason, "zh")}
 
 
 FLOWER_SURE = 0.5  # a tile whose flower classes hold this much probability is a flower, whatever the ruleset
@@ -60,7 +64,8 @@ def restrict(det: Detections, rules: Ruleset | str) -> list[Correction]:
     probs = det.probs * mask
     probs /= np.maximum(probs.sum(1, keepdims=True), EPS)
     det.probs = probs.astype(np.float32)
-    return [Correction(i, a, b, f"{rules.name} has no {a}, and the photo shows it only unsurely")
+    return [Correction(i, a, b, Said(f"{rules.name} has no {a}, and the photo shows it only unsurely",
+                                     f"{rules.title.zh}沒有 {a}，而照片上這張牌看不太清楚"))
             for i, (a, b) in enumerate(zip(before, det.codes)) if a != b]
 
 
@@ -80,8 +85,9 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     for i in stray:
         det.probs[i, BACK] = 0.0
         det.probs[i] /= max(float(det.probs[i].sum()), EPS)
-        out.append(Correction(i, "back", det.codes[i], "a face-down tile lies outside a concealed kong: read as "
-                              "its most likely face"))
+        out.append(Correction(i, "back", det.codes[i], Said(
+            "a face-down tile lies outside a concealed kong: read as its most likely face",
+            "背面朝上的牌不在暗槓中：讀成最可能的牌面")))
     return out
 
 
@@ -94,7 +100,9 @@ def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correct
         _, target = best_meld_codes(det, g.tiles, g.meld_type == "chow")
         for i, c in target.items():
             if codes[i] != c:
-                out.append(Correction(i, codes[i], c, f"the tiles of a {g.meld_type} must match"))
+                meld = MELD_TEXT.get(g.meld_type or "", Text(str(g.meld_type), str(g.meld_type)))
+                out.append(Correction(i, codes[i], c, Said(f"the tiles of a {g.meld_type} must match",
+                                                           f"{meld.zh}的牌必須相符")))
                 codes[i] = c
     return out
 
@@ -151,11 +159,14 @@ def correct(det: Detections, layout: Layout, rules: Ruleset | str = DEFAULT, win
                             budget // 3)
             if found is not None:
                 what = "one tile" if surplus == 1 else "two tiles"
-                dropped = [Correction(i, codes[i], "remove", f"{what} too many: the least certain tile(s) whose "
-                                      "removal makes the hand a legal win") for i in drop]
+                dropped = [Correction(i, codes[i], "remove", Said(
+                    f"{what} too many: the least certain tile(s) whose removal makes the hand a legal win",
+                    f"多了 {surplus} 張：拿掉最不確定的牌，手牌就是合法的胡牌")) for i in drop]
                 return found[0], corrections + dropped + found[1], []
-    return codes, corrections, ["no reading within " + str(max_changes) + " changes makes this a legal "
-                                + ("winning hand" if winning else "tile set") + "; check the tiles by hand"]
+    return codes, corrections, [Said(f"no reading within {max_changes} changes makes this a legal "
+                                     f"{'winning hand' if winning else 'tile set'}; check the tiles by hand",
+                                     f"改動 {max_changes} 張以內都無法成為合法的{'胡牌' if winning else '牌組'}；"
+                                     "請手動檢查牌")]
 
 
 def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[int], n_melds: int, rules: Ruleset,
@@ -201,10 +212,12 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
                 out = []
                 for k in combo:
                     _, i, alt = moves[k]
-                    why = "makes the hand a legal win" if winning else "no more than 4 of a tile"
+                    why = Said("makes the hand a legal win", "改了才是合法的胡牌") if winning else \
+                        Said("no more than 4 of a tile", "同一種牌最多 4 張")
                     if not _counts_ok(codes):
-                        why = f"{codes[i]} would otherwise appear too often" + (
-                            "; the change also completes the win" if winning else "")
+                        why = Said(f"{codes[i]} would otherwise appear too often"
+                                   + ("; the change also completes the win" if winning else ""),
+                                   f"否則 {codes[i]} 張數太多" + ("；這樣改也湊成了胡牌" if winning else ""))
                     out.append(Correction(i, codes[i], alt, why))
                 return trial, out
         last = combo[-1]

@@ -21,6 +21,7 @@ from scoring.tiles import FLOWERS as FLOWER_KINDS
 
 from .classes import CLASS_INDEX
 from .detections import Detections
+from .said import Said
 
 FLOWERS = {CODES[k] for k in FLOWER_KINDS}  # f1-f8 lie apart as flowers in every ruleset
 
@@ -182,8 +183,9 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]
     layout.apart = apart
-    layout.warnings.insert(0, f"{len(apart)} tile(s) much larger or smaller than the others (another part of the "
-                              "table?) left out of the hand")
+    layout.warnings.insert(0, Said(f"{len(apart)} tile(s) much larger or smaller than the others (another part of "
+                                   "the table?) left out of the hand",
+                                   f"{len(apart)} 張牌比其他牌大或小得多（桌上別處的牌？），未算入手牌"))
     return layout
 
 
@@ -198,7 +200,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
     rows = rows_of(det)
     if len(rows) > 2:
-        layout.warnings.append(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows")
+        layout.warnings.append(Said(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows",
+                                    f"牌排成 {len(rows)} 行；手牌應排成一行或兩行"))
     candidates: list[tuple[int, list[int]]] = []
     for r, row in enumerate(rows):
         for g in split_groups(det, row):
@@ -215,7 +218,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
             # flowers lying next to faces: take the flowers out, keep the rest
             flowers += [i for i in g if codes[i] in flower_codes]
             g = [i for i in g if codes[i] not in flower_codes]
-            layout.warnings.append("flowers lie next to other tiles; moved them to the flowers")
+            layout.warnings.append(Said("flowers lie next to other tiles; moved them to the flowers",
+                                        "花牌和其他牌放在一起；已移到花牌"))
             gcodes = [codes[i] for i in g]
         shape = _meld_type(det, g, [down[i] for i in g], rules.allows_chow) if len(g) in (3, 4) else None
         sideways = [k for k, i in enumerate(g) if side[i]]
@@ -229,15 +233,19 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
                     if len(g) == 4 and pos in (1, 2):
                         feeder = "opposite"
                 else:
-                    layout.warnings.append(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown")
+                    layout.warnings.append(Said(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown",
+                                                f"副露 {' '.join(gcodes)} 沒有橫放的牌：不知道是誰打出的"))
             if shape == "chow" and len(rules.chow_from) == 1:
                 feeder = next(iter(rules.chow_from))  # the only seat a chow can come from
             if shape == "chow" and not rules.allows_chow:
-                layout.warnings.append(f"{' '.join(gcodes)} looks like a chow, and {rules.name} has no chow: "
-                                       "check the tiles or the ruleset")
+                layout.warnings.append(Said(f"{' '.join(gcodes)} looks like a chow, and {rules.name} has no chow: "
+                                            "check the tiles or the ruleset",
+                                            f"{' '.join(gcodes)} 看起來是吃，但{rules.title.zh}不能吃：請檢查牌或規則"))
             melds.append(Group("meld", g, shape, feeder, r))
         elif sum(down[i] for i in g):
-            layout.warnings.append(f"{sum(down[i] for i in g)} face-down tile(s) outside a concealed kong")
+            n_down = sum(down[i] for i in g)
+            layout.warnings.append(Said(f"{n_down} face-down tile(s) outside a concealed kong",
+                                        f"{n_down} 張背面朝上的牌不在暗槓中"))
             rest.append((r, g))
         else:
             rest.append((r, g))
@@ -248,7 +256,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     if len(singles) == 1 and main:
         winning = singles[0][1]
     elif singles and main:
-        layout.warnings.append(f"{len(singles)} lone tiles lie apart; took the rightmost as the winning tile")
+        layout.warnings.append(Said(f"{len(singles)} lone tiles lie apart; took the rightmost as the winning tile",
+                                    f"有 {len(singles)} 張單獨分開的牌；取最右邊的一張當胡的牌"))
         r, g = max(singles, key=lambda s: det.xyxy[s[1][0], 0])
         winning = g
         main += [s for s in singles if s[1] != g]
@@ -256,7 +265,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
         main += singles
     concealed = [i for _, g in sorted(main, key=lambda m: (m[0], det.xyxy[m[1][0], 0])) for i in g]
     if not winning and concealed:
-        layout.warnings.append("no tile set apart as the winning tile; assumed the rightmost tile of the hand")
+        layout.warnings.append(Said("no tile set apart as the winning tile; assumed the rightmost tile of the hand",
+                                    "沒有分開放的胡牌；假定手牌最右邊的一張是胡的牌"))
         winning = [concealed.pop()]
     layout.groups.append(Group("concealed", concealed, row=main[0][0] if main else 0))
     layout.groups += melds
@@ -268,8 +278,10 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     expected = 14 + n_kongs
     got = len(det) - len(flowers)
     if got != expected:
-        layout.warnings.append(f"{got} tiles besides flowers, but a winning hand with {n_kongs} kong(s) has "
-                               f"{expected}: a tile may be missed, covered or doubled")
+        layout.warnings.append(Said(f"{got} tiles besides flowers, but a winning hand with {n_kongs} kong(s) has "
+                                    f"{expected}: a tile may be missed, covered or doubled",
+                                    f"花牌以外有 {got} 張牌，但有 {n_kongs} 個槓的胡牌應有 {expected} 張："
+                                    "可能漏看、被擋住或重複算了一張"))
     return layout
 
 

@@ -19,17 +19,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .said import Said
+
 MAX_PIXELS = 50_000_000
 MAX_BYTES = 40 * 1024 * 1024  # a phone's largest photo, with a motion photo's video appended, is well below
 # JPEGs this long or longer are decoded at half scale for reading (the decoder's DCT scaling, ~4x faster):
 # a 12-MP photo still gives 2016 x 1512, where each tile of a hand is wider than the classifier's 64-px input
 REDUCE_OVER = 3000
 FORMATS = "JPEG, PNG, HEIC, WebP, GIF, TIFF or BMP"
-DAMAGED = "the photo is damaged (part of the file is corrupt or missing): check the tiles, or retake it"
+DAMAGED = Said("the photo is damaged (part of the file is corrupt or missing): check the tiles, or retake it",
+               "照片已損壞（檔案有部分損毀或缺失）：請檢查牌，或重拍")
 
 
 class PhotoError(ValueError):
-    """A file that cannot be read as a photo: the message says why, in one line."""
+    """A file that cannot be read as a photo: the message says why, in one line (``said``: in both languages)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.said = message
 
 
 # ---------------------------------------------------------------- formats and their headers
@@ -167,23 +174,30 @@ def check_header(data: bytes, name: str) -> tuple[str, tuple[int, int]]:
     """Format and size of an image before it is decoded; PhotoError for the empty, the oversized, the unknown,
     the unreadable header and the too many pixels."""
     if not data:
-        raise PhotoError(f"{name}: the file is empty")
+        raise PhotoError(Said(f"{name}: the file is empty", f"{name}：檔案是空的"))
     if len(data) > MAX_BYTES:
-        raise PhotoError(f"{name}: {len(data) / 2**20:.0f} MB is over the {MAX_BYTES // 2**20} MB limit for a photo")
+        mb, limit = f"{len(data) / 2**20:.0f}", MAX_BYTES // 2**20
+        raise PhotoError(Said(f"{name}: {mb} MB is over the {limit} MB limit for a photo",
+                              f"{name}：{mb} MB，超過照片上限 {limit} MB"))
     fmt = sniff(data)
     if fmt is None:
-        raise PhotoError(f"{name}: not an image file (expected a {FORMATS} photo)")
+        raise PhotoError(Said(f"{name}: not an image file (expected a {FORMATS} photo)",
+                              f"{name}：不是圖片檔（需要 {FORMATS} 照片）"))
     if fmt == "AVIF":
-        raise PhotoError(f"{name}: an AVIF image; share the photo as JPEG, or choose another format ({FORMATS})")
+        raise PhotoError(Said(f"{name}: an AVIF image; share the photo as JPEG, or choose another format ({FORMATS})",
+                              f"{name}：AVIF 圖片；請以 JPEG 分享照片，或選其他格式（{FORMATS}）"))
     size = header_size(data)
     if size is None:
-        raise PhotoError(f"{name}: a {fmt} file whose header is damaged (its size cannot be read)")
+        raise PhotoError(Said(f"{name}: a {fmt} file whose header is damaged (its size cannot be read)",
+                              f"{name}：{fmt} 檔的檔頭已損壞（讀不出尺寸）"))
     w, h = size
     if w * h > MAX_PIXELS:
-        raise PhotoError(f"{name}: {w}x{h} is {w * h / 1e6:.0f} megapixels, over the {MAX_PIXELS // 1_000_000} MP "
-                         "limit; resize the photo first")
+        mp, limit = f"{w * h / 1e6:.0f}", MAX_PIXELS // 1_000_000
+        raise PhotoError(Said(f"{name}: {w}x{h} is {mp} megapixels, over the {limit} MP limit; resize the photo first",
+                              f"{name}：{w}x{h} 有 {mp} 百萬像素，超過上限 {limit} 百萬像素；請先縮小照片"))
     if w == 0 or h == 0:
-        raise PhotoError(f"{name}: a {fmt} file of {w}x{h} pixels holds no picture")
+        raise PhotoError(Said(f"{name}: a {fmt} file of {w}x{h} pixels holds no picture",
+                              f"{name}：{w}x{h} 像素的 {fmt} 檔沒有畫面"))
     return fmt, size
 
 
@@ -248,18 +262,22 @@ def _decode_heic(data: bytes, name: str) -> np.ndarray:
     try:
         import pillow_heif  # bundles libheif; optional so that a machine without the wheel still runs
     except ImportError:
-        raise PhotoError(f"{name}: a HEIC photo, and this installation cannot read HEIC: set the camera to "
-                         "'Most compatible' or share the photo as JPEG") from None
+        raise PhotoError(Said(f"{name}: a HEIC photo, and this installation cannot read HEIC: set the camera to "
+                              "'Most compatible' or share the photo as JPEG",
+                              f"{name}：HEIC 照片，這裡無法讀取 HEIC：請把相機設為「最相容」，"
+                              "或以 JPEG 分享照片")) from None
     try:
         heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
         w, h = heif.size
         if w * h > MAX_PIXELS:
-            raise PhotoError(f"{name}: {w}x{h} is over the {MAX_PIXELS // 1_000_000} MP limit")
+            raise PhotoError(Said(f"{name}: {w}x{h} is over the {MAX_PIXELS // 1_000_000} MP limit",
+                                  f"{name}：{w}x{h} 超過上限 {MAX_PIXELS // 1_000_000} 百萬像素"))
         rgb = np.asarray(heif.to_pillow().convert("RGB"))
     except PhotoError:
         raise
     except Exception as e:  # libheif's errors are many and specific; the user needs only that it failed
-        raise PhotoError(f"{name}: a HEIC photo that cannot be decoded ({str(e)[:80]})") from None
+        raise PhotoError(Said(f"{name}: a HEIC photo that cannot be decoded ({str(e)[:80]})",
+                              f"{name}：無法解碼的 HEIC 照片")) from None
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
 
 
@@ -275,11 +293,14 @@ def decode_image(data: bytes, name: str = "photo", half: bool = False) -> tuple[
     else:
         img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
-        raise PhotoError(f"{name}: a {fmt} file that cannot be decoded (damaged or cut short)")
+        raise PhotoError(Said(f"{name}: a {fmt} file that cannot be decoded (damaged or cut short)",
+                              f"{name}：無法解碼的 {fmt} 檔（已損壞或不完整）"))
     if img.shape[0] * img.shape[1] > MAX_PIXELS:
-        raise PhotoError(f"{name}: over the {MAX_PIXELS // 1_000_000} MP limit")
+        raise PhotoError(Said(f"{name}: over the {MAX_PIXELS // 1_000_000} MP limit",
+                              f"{name}：超過上限 {MAX_PIXELS // 1_000_000} 百萬像素"))
     if min(img.shape[:2]) < 32:
-        raise PhotoError(f"{name}: {img.shape[1]}x{img.shape[0]} pixels is too small to hold readable tiles")
+        raise PhotoError(Said(f"{name}: {img.shape[1]}x{img.shape[0]} pixels is too small to hold readable tiles",
+                              f"{name}：{img.shape[1]}x{img.shape[0]} 像素太小，看不清牌"))
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     return img, warnings

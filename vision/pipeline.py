@@ -20,9 +20,10 @@ from .layout import Layout, analyse, to_hand
 from .orientation import turned_shape
 from .photo import load_for_reading
 from .reader import TileReader
+from .said import Said, in_lang
 
-TURN_WARNING = {k: f"the photo was read turned by {90 * (4 - k)} degrees clockwise: its tiles lay that way"
-                for k in (1, 2, 3)}
+TURN_WARNING = {k: Said(f"the photo was read turned by {90 * (4 - k)} degrees clockwise: its tiles lay that way",
+                     f"照片順時針轉了 {90 * (4 - k)} 度來讀：牌是這樣擺的") for k in (1, 2, 3)}
 
 
 @dataclass
@@ -66,6 +67,7 @@ class Reading:
         return {"path": self.path, "width": self.width, "height": self.height, "tiles": tiles,
                 "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
                 "corrections": [c.to_json() for c in self.corrections], "warnings": self.warnings,
+                "warnings_zh": [in_lang(w, "zh") for w in self.warnings],
                 "set_aside": self.set_aside,
                 "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()}}
 
@@ -94,7 +96,8 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
         warnings.append(TURN_WARNING[seen.turned])
     corrections = restrict(det, rules) + face_up_stray_backs(det)
     if len(det) == 0:
-        warnings.append("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand")
+        warnings.append(Said("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand",
+                             "照片中找不到牌：請靠近一點、在明亮處重拍，或手動輸入"))
     layout = analyse(det, rules)
     codes, more, warn = correct(det, layout, rules, winning) if len(det) else ([], [], [])
     corrections += more
@@ -104,10 +107,12 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
         aside = [c for c in hand["flowers"] if INDEX[c] not in rules.flower_kinds]
         if aside:
             hand["flowers"] = [c for c in hand["flowers"] if INDEX[c] in rules.flower_kinds]
-            warnings.append(f"{len(aside)} flower tile(s) set aside ({' '.join(aside)}): {rules.name} is played "
-                            "without flowers")
+            warnings.append(Said(f"{len(aside)} flower tile(s) set aside ({' '.join(aside)}): {rules.name} is "
+                                 "played without flowers",
+                                 f"已把 {len(aside)} 張花牌放在一邊（{' '.join(aside)}）：{rules.title.zh}不用花牌"))
     if len(det) and hand is None:
-        warnings.append("some tiles are face down outside a concealed kong or a kong shows no face: enter them")
+        warnings.append(Said("some tiles are face down outside a concealed kong or a kong shows no face: enter them",
+                             "有背面朝上的牌不在暗槓中，或暗槓看不到牌面：請手動輸入"))
     timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
     reading = Reading(path, width, height, det, layout, codes, hand, corrections,
                       warnings + layout.warnings + warn, timing, aside)

@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .i18n import t
 from .state import HandState
 from .tile_art import hand_picture
 
@@ -36,7 +37,7 @@ def result_card(hand: HandState, result: dict[str, Any], names: list[str], title
         amount = f"x{e['multiplier']}" if "multiplier" in e else str(e.get("value", e.get("fan")))
         name = e["zh"] if zh else (f"{e['zh']} {e['en']}" if cjk else e["en"])
         lines.append((f"{name}: {amount}", small))
-    head = [f"{k}: {result[k]}" for k in ("fan", "points", "total") if k in result]
+    head = [f"{t(k, 'zh' if zh else 'en')}: {result[k]}" for k in ("fan", "points", "total") if k in result]
     if head:
         lines.append((" · ".join(head), font))
     for key in ("hand_payments", "kong_payments", "penalty_payments"):

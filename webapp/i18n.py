@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from vision.said import Said
+
 LABELS: dict[str, tuple[str, str]] = {
     "title": ("Mahjong hand reader & scorer", "麻將胡牌識別與計分"),
     "language": ("Language", "語言"),
@@ -48,9 +50,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "heavenly": ("Heavenly hand (天胡)", "天胡"),
     "earthly": ("Earthly hand (地胡)", "地胡"),
     "other_kongs": ("Other players' kongs this hand: one per line, 'seat kind [from]' (kind: concealed, "
-                    "exposed, added, flower)", "其他玩家本局的槓：每行一個「座位 類型 [放槓者]」"),
+                    "exposed, added, flower)",
+                    "其他玩家本局的槓：每行一個「座位 類型 [放槓者]」（類型：暗、明、加、花）"),
     "penalties": ("Penalties: one per line, 'follow seat' or 'four_same seat'",
-                  "罰款：每行「follow 座位」或「four_same 座位」"),
+                  "罰款：每行「跟牌 座位」（四人連打同一張）或「四張 座位」（一人打出四張相同的牌）"),
     "previous_winner": ("Previous hand's winner (釣魚)", "上一局胡牌者（釣魚）"),
     "fish_tiles": ("Fish tiles: the last wall tiles", "釣魚牌：最後的牌牆牌"),
     "result": ("4. Score and payments", "4. 計分與付款"),
@@ -97,6 +100,14 @@ LABELS: dict[str, tuple[str, str]] = {
                      "第 {i} 張更可能是（或在下面選任何牌）"),
     "palette": ("Tap a tile", "點一張牌"),
     "palette_to": ("A tap adds the tile to", "點一下加到"),
+    "ok": ("OK", "確定"),
+    "fan": ("fan", "番"),
+    "points": ("points", "分"),
+    "total": ("total", "合計"),
+    "input_unreadable": ("This input cannot be used", "這項輸入無法使用，請檢查"),
+    "ms": ("ms", "毫秒"),
+    "tile_back": ("back", "背面"),
+    "tile_remove": ("remove", "移除"),
     "to_concealed": ("the hand", "手牌"),
     "to_winning": ("winning tile", "胡的牌"),
     "to_flowers": ("flowers", "花牌"),
@@ -164,3 +175,9 @@ def t(key: str, lang: str) -> str:
     """The label for key in 'en' or 'zh'."""
     en, zh = LABELS[key]
     return zh if lang == "zh" else en
+
+
+def said_of(e: Exception) -> Said:
+    """An input error as the page keeps it: its English, and its Chinese where the engine wrote one (else a
+    general line: the page never shows English in Chinese mode)."""
+    return Said(str(e), getattr(e, "zh", None) or LABELS["input_unreadable"][1])

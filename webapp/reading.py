@@ -74,7 +74,7 @@ def take_photo(tb: Tab, data: bytes, name: str) -> None:
         seen = detect_photo(data, name)
     except (PhotoError, ModelMissing) as e:
         tb.photo, tb.reading, tb.derived_for = None, None, None
-        tb.photo_error, tb.photo_error_msg = digest, str(e)
+        tb.photo_error, tb.photo_error_msg = digest, getattr(e, "said", str(e))
         tb.new_entry(HandState())
         return
     tb.photo, tb.photo_error, tb.photo_error_msg, tb.derived_for = seen, None, None, None

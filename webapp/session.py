@@ -24,6 +24,7 @@ from .i18n import t
 from .state import Editor, HandState
 
 DEFAULT_NAMES = ["East", "South", "West", "North"]
+SEAT_NAMES = {"en": DEFAULT_NAMES, "zh": ["東", "南", "西", "北"]}  # a player's name until the table gives one
 
 
 @dataclass
@@ -59,7 +60,14 @@ class Table:
             tbl.dealer = int(saved["dealer"])
         if saved.get("lang") in ("en", "zh"):
             tbl.lang = saved["lang"]
-        return tbl
+        return tbl.seat_names_in_lang()
+
+    def seat_names_in_lang(self) -> Table:
+        """Players still called by their seat's default name (in either language) are called so in the table's."""
+        for i, n in enumerate(self.names):
+            if any(n == names[i] for names in SEAT_NAMES.values()):
+                self.names[i] = SEAT_NAMES[self.lang][i]
+        return self
 
     def settings(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "options": self.options, "names": self.names, "dealer": self.dealer,
@@ -141,6 +149,7 @@ def from_url(tbl: Table, params: dict[str, str]) -> Table | None:
         new.dealer = int(params["dealer"])
     if params.get("lang") in ("en", "zh"):
         new.lang = params["lang"]
+    new.seat_names_in_lang()
     return None if new == tbl else new
 
 
@@ -187,8 +196,14 @@ def save_table(ledger: LedgerBase | None, tbl: Table) -> None:
             tab().flash.append(("error", str(e)))
 
 
+def page_lang() -> str:
+    """The table's language ("en" or "zh"), read once per render: a widget's format function must not read the
+    session later (it is also called outside the page's run)."""
+    tbl: Table = st.session_state.get("table_copy") or Table()
+    return tbl.lang
+
+
 def label(key: str) -> str:
     """A page label in the table's language."""
-    tbl: Table = st.session_state.get("table_copy") or Table()
-    return t(key, tbl.lang)
+    return t(key, page_lang())
 

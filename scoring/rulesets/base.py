@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from ..divider import counts_of, is_standard_complete, is_thirteen_orphans, seven_pairs_quads, standard, waits
 from ..errors import InputError
-from ..hand import MELD_KIND, Hand, KongEvent, Meld, WinContext
+from ..hand import MELD_KIND, MELD_TEXT, Hand, KongEvent, Meld, WinContext
 from ..limits import check_amount, shorten
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..text import Text
@@ -32,10 +32,16 @@ class Option:
     check: Callable[[str, Any], Any]
     help: str
     help_zh: str = ""
+    choices_text: dict[Any, Text] = field(default_factory=dict)  # a choice option's values in words
 
     def text(self) -> Text:
         """The help line in both languages."""
         return Text(self.help, self.help_zh or self.help)
+
+    def choice_text(self, value: Any, lang: str) -> str:
+        """One of the choices in words (its id where none is given)."""
+        said = self.choices_text.get(value)
+        return said.get(lang) if said else str(value)
 
 
 def opt_bool(name: str, v: Any) -> bool:
@@ -79,13 +85,6 @@ WIN_TYPE_TEXT: dict[str, Text] = {
     "discard": Text("On a discard", "放炮"),
     "rob_kong": Text("Robbing a kong", "搶槓"),
     "quick_shot": Text("Quick shot (fourth mouth)", "快照"),
-}
-MELD_TEXT: dict[str, Text] = {
-    "chow": Text("Chow", "吃"),
-    "pung": Text("Pung", "碰"),
-    "kong_exposed": Text("Direct kong", "明槓"),
-    "kong_added": Text("Added kong", "加槓"),
-    "kong_concealed": Text("Concealed kong", "暗槓"),
 }
 REPLACEMENT_TEXT: dict[str, Text] = {
     "kong": Text("Kong replacement", "槓上開花"),
@@ -371,23 +370,28 @@ class Ruleset:
         """Reject a tile this ruleset does not play with (flowers, ghosts, dragons in Nanjing)."""
         if t not in self.playing_set:
             if t in self.flower_kinds:
-                raise InputError(f"{where}: {CODES[t]} is a flower in {self.name} and belongs in hand.flowers")
-            raise InputError(f"{where}: {CODES[t]} is not a playing tile in {self.name}")
+                raise InputError(f"{where}: {CODES[t]} is a flower in {self.name} and belongs in hand.flowers",
+                                 f"{CODES[t]} 在{self.title.zh}是花牌，應放在花牌裡")
+            raise InputError(f"{where}: {CODES[t]} is not a playing tile in {self.name}",
+                             f"{self.title.zh}沒有 {CODES[t]} 這張牌")
 
     def validate(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> None:
         """Input checks every ruleset shares, including RULES.md §0.7; subclasses add their own."""
         if ctx.win_type not in self.win_types:
             raise InputError(f"context.win_type: {self.name} has no {ctx.win_type} win "
-                             f"(its win types: {', '.join(self.win_types)})")
+                             f"(its win types: {', '.join(self.win_types)})", f"{self.title.zh}沒有這種胡法")
         if ctx.replacement is not None and ctx.replacement not in self.replacements:
-            raise InputError(f"context.replacement: {self.name} has no win on a {ctx.replacement} replacement")
+            raise InputError(f"context.replacement: {self.name} has no win on a {ctx.replacement} replacement",
+                             f"{self.title.zh}沒有這種補牌胡")
         self.validate_melds(hand, ctx, opts)
         need = self.expected_concealed(hand, ctx)
         if len(hand.concealed) != need:
             raise InputError(f"hand.concealed: with {len(hand.melds)} meld(s) the concealed hand holds {need} tiles "
-                             f"(without the winning tile), got {len(hand.concealed)}")
+                             f"(without the winning tile), got {len(hand.concealed)}",
+                             f"有 {len(hand.melds)} 組副露時，手牌（不含胡的那張）應有 {need} 張，這裡有 "
+                             f"{len(hand.concealed)} 張")
         if hand.winning_tile is None and ctx.win_type != "quick_shot":
-            raise InputError("hand.winning_tile: null is only allowed for a quick shot (快照)")
+            raise InputError("hand.winning_tile: null is only allowed for a quick shot (快照)", "請指定胡的那張牌")
         allowed = self.concealed_kinds(opts)
         if not allowed.issuperset(hand.concealed):  # the message names the first tile that is not allowed
             for i, t in enumerate(hand.concealed):
@@ -395,11 +399,12 @@ class Ruleset:
         if hand.winning_tile is not None and hand.winning_tile not in allowed:
             self.check_tile(hand.winning_tile, "hand.winning_tile", opts)
         if hand.flowers and not self.allows_flowers:
-            raise InputError(f"hand.flowers: {self.name} has no flowers")
+            raise InputError(f"hand.flowers: {self.name} has no flowers", f"{self.title.zh}不用花牌")
         for i, t in enumerate(hand.flowers):
             if t not in self.flower_kinds:
                 raise InputError(f"hand.flowers[{i}]: {CODES[t]} is not a flower in {self.name} "
-                                 f"({' '.join(CODES[k] for k in sorted(self.flower_kinds))})")
+                                 f"({' '.join(CODES[k] for k in sorted(self.flower_kinds))})",
+                                 f"{CODES[t]} 在{self.title.zh}不是花牌")
         self.validate_counts(hand, ctx)
         for i, e in enumerate(ctx.kong_events or []):
             if e.kind == "flower" and not self.flower_kong_kinds:
@@ -415,15 +420,17 @@ class Ruleset:
             for t in m.tiles:
                 self.check_tile(t, where, opts)
             if m.from_seat == ctx.winner:
-                raise InputError(f"{where}.from: a meld cannot be fed by the winner (seat {ctx.winner}) himself")
+                raise InputError(f"{where}.from: a meld cannot be fed by the winner (seat {ctx.winner}) himself",
+                                 "副露不能由胡牌的人自己供牌")
             if m.type == "chow":
                 if not self.chow_from:
-                    raise InputError(f"{where}: {self.name} has no chow (吃)")
+                    raise InputError(f"{where}: {self.name} has no chow (吃)", f"{self.title.zh}不能吃")
                 assert m.from_seat is not None
                 if relative_seat(ctx.winner, m.from_seat) not in self.chow_from:
                     allowed = " or ".join(f"the {r} player (seat {seat_of(ctx.winner, r)})" for r in RELATIVE_SEATS
                                           if r in self.chow_from)
-                    raise InputError(f"{where}.from: a chow can only be claimed from {allowed}, got seat {m.from_seat}")
+                    raise InputError(f"{where}.from: a chow can only be claimed from {allowed}, got seat {m.from_seat}",
+                                     "只能吃上家的牌")
 
     def validate_counts(self, hand: Hand, ctx: WinContext) -> None:
         """No more copies of a tile than the set holds; on a robbed kong, the robbed pung's three count (D-C2)."""
@@ -437,10 +444,12 @@ class Ruleset:
         for t, n in seen.items():
             if n > 4 or (n > 1 and t in FLOWERS):
                 cap = 1 if t in FLOWERS else 4
-                raise InputError(f"hand: {n} x {CODES[t]}, but a set has only {cap} (impossible hand)")
+                raise InputError(f"hand: {n} x {CODES[t]}, but a set has only {cap} (impossible hand)",
+                                 f"{n} 張 {CODES[t]}，但一副牌只有 {cap} 張（不可能的牌）")
         if ctx.win_type == "rob_kong" and w is not None and seen[w] > 1:
             raise InputError(f"hand: the winner holds {seen[w] - 1} other {CODES[w]}, but seat {ctx.discarder}'s "
-                             f"robbed kong already shows the other three copies of {CODES[w]} (D-C2)")
+                             f"robbed kong already shows the other three copies of {CODES[w]} (D-C2)",
+                             f"被搶的槓已有另外三張 {CODES[w]}，胡牌的人不可能再有 {CODES[w]}")
 
     def validate_rob_kong(self, hand: Hand, ctx: WinContext) -> None:
         """D-C1: only an added kong by the discarder can be robbed, and only one."""
@@ -469,39 +478,43 @@ class Ruleset:
             return
         if ctx.winner != ctx.dealer:
             raise InputError(f"heavenly: seat {ctx.winner} is not the dealer (seat {ctx.dealer}); only the dealer "
-                             "can win on the initial deal")
+                             "can win on the initial deal", "天胡只有莊家才能胡")
         if ctx.win_type != "self_draw":
             raise InputError(f"heavenly: a heavenly hand is complete on the dealer's own 14 tiles, not a "
-                             f"{ctx.win_type} win")
+                             f"{ctx.win_type} win", "天胡是莊家起手 14 張就胡，必須是自摸")
         if ctx.replacement is not None:
-            raise InputError("heavenly: the initial 14 tiles include no replacement tile")
+            raise InputError("heavenly: the initial 14 tiles include no replacement tile", "天胡的起手牌沒有補牌")
         if hand.melds:
             raise InputError(f"heavenly: the winner declared a {hand.melds[0].type}, but a heavenly hand is "
-                             "complete on the initial 14 tiles, before any meld")
+                             "complete on the initial 14 tiles, before any meld", "天胡在任何副露之前就胡了")
 
     def validate_earthly(self, hand: Hand, ctx: WinContext) -> None:
         """D-C3: 地胡 as this ruleset defines it (win types, melds, claims by anyone)."""
         if not ctx.earthly:
             return
         if ctx.winner == ctx.dealer:
-            raise InputError("earthly: an earthly hand is a non-dealer's win; the dealer's is heavenly")
+            raise InputError("earthly: an earthly hand is a non-dealer's win; the dealer's is heavenly",
+                             "地胡是閒家的胡；莊家的叫天胡")
         if ctx.win_type not in self.earthly_win_types:
             raise InputError(f"earthly: in {self.name} an earthly hand is won by "
-                             f"{' or '.join(self.earthly_win_types)}, not by {ctx.win_type}")
+                             f"{' or '.join(self.earthly_win_types)}, not by {ctx.win_type}",
+                             f"{self.title.zh}的地胡不是這種胡法")
         if ctx.replacement is not None:
-            raise InputError("earthly: an earthly hand is won on the first draw, not on a replacement tile")
+            raise InputError("earthly: an earthly hand is won on the first draw, not on a replacement tile",
+                             "地胡是第一次摸牌就胡，不是補牌")
         for m in hand.melds:
             if m.type not in self.earthly_meld_types:
                 raise InputError(f"earthly: the winner has a {m.type} meld, and an earthly hand in {self.name} "
-                                 f"allows {', '.join(self.earthly_meld_types) or 'no meld'}")
+                                 f"allows {', '.join(self.earthly_meld_types) or 'no meld'}",
+                                 f"{self.title.zh}的地胡不能有{MELD_TEXT[m.type].zh}")
         if self.earthly_no_claims_by_anyone:
             if ctx.kong_events:
                 raise InputError(f"earthly: seat {ctx.kong_events[0].seat} declared a kong, and an earthly hand "
-                                 "comes before any claim or kong")
+                                 "comes before any claim or kong", "地胡在任何吃碰槓之前，但有人槓了")
             for seat, melds in ctx.other_melds.items():
                 if melds:
                     raise InputError(f"earthly: seat {seat} has claimed a meld, and an earthly hand comes before any "
-                                     "claim or kong")
+                                     "claim or kong", "地胡在任何吃碰槓之前，但有人吃碰了")
 
     # ------------------------------------------------------------ shapes
     def concealed_counts(self, hand: Hand) -> list[int]:

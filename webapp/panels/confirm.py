@@ -14,10 +14,12 @@ from scoring import Ruleset
 from scoring.errors import InputError
 from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import split_notation
+from vision.said import in_lang
 
 from ..editing import compact
+from ..i18n import said_of
 from ..reading import PICKABLE, codes_now, fix_tile
-from ..session import Tab, Table, label
+from ..session import Tab, Table, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
 from .photo import tile_label
@@ -37,7 +39,7 @@ def _parsed(tb: Tab, key: str, apply: Callable[[HandState, str], None]) -> None:
     try:
         apply(hand, st.session_state[key] or "")
     except InputError as e:
-        tb.field_errors[key] = str(e)
+        tb.field_errors[key] = said_of(e)
         return
     tb.field_errors.pop(key, None)
     tb.editor.change(hand)
@@ -84,13 +86,18 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     reading, seen = tb.reading, tb.photo
     if reading is None or seen is None:
         return
+    lang = page_lang()
+
+    def tl(c: str) -> str:
+        return tile_label(c, lang)
+
     codes = codes_now(reading, seen.fixes)
     if not codes:
         st.warning(label("no_tiles"))
     for w in reading.warnings:
-        st.warning(w)
+        st.warning(in_lang(w, lang))
     with st.expander(f"{label('photo')} · {len(codes)} {label('tiles')} · "
-                     f"{seen.timing_ms.get('page_read_ms', 0):.0f} ms"):
+                     f"{seen.timing_ms.get('page_read_ms', 0):.0f} {label('ms')}"):
         st.image(seen.image)
     # the reader's calibrated doubts (vision.calibration: about 1 right tile in 20 flagged, most misreads caught)
     unsure = [i for i in reading.doubts if i not in seen.fixes and i < len(codes)]
@@ -101,11 +108,11 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
             st.caption(label("uncertain"))
             for i in unsure:
                 alts = [c for c, _ in reading.det.alternatives(i, 3)]
-                st.pills(f"#{i} ({reading.face_probability(i):.0%})", alts, key=f"pill{i}", format_func=tile_label,
+                st.pills(f"#{i} ({reading.face_probability(i):.0%})", alts, key=f"pill{i}", format_func=tl,
                          on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
                          if st.session_state.get(f"pill{i}") else None)
         st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",
-                 format_func=lambda i: f"#{i} {tile_label(codes[i])}")
+                 format_func=lambda i: f"#{i} {tl(codes[i])}")
         picked = st.session_state.get("tap_tile")
         if picked is not None and picked < len(codes):
             alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
@@ -117,20 +124,20 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
                     st.session_state["tap_tile"] = None
 
             st.pills(label("alternatives").format(i=picked), alts + ["remove"], key=f"alt{picked}",
-                     format_func=tile_label, on_change=choose)
+                     format_func=tl, on_change=choose)
         for k, c in enumerate(reading.corrections):
             cols = st.columns([4, 1])
-            cols[0].write(f"{label('corrections')}: #{c.tile} {tile_label(c.from_code)} → {tile_label(c.to_code)} — "
-                          f"{c.reason}")
+            cols[0].write(f"{label('corrections')}: #{c.tile} {tl(c.from_code)} → {tl(c.to_code)} — "
+                          f"{in_lang(c.reason, lang)}")
             cols[1].button(label("undo"), key=f"undo{k}", on_click=fix_tile, args=(tb, rules, c.tile, c.from_code))
         st.caption(label("tile_fix"))
         if st.session_state.get("pick_tile", 0) >= len(codes):
             st.session_state["pick_tile"] = 0
         p1, p2, p3 = st.columns([2, 2, 1])
         p1.selectbox("#", list(range(len(codes))), key="pick_tile",
-                     format_func=lambda i: f"#{i}: {tile_label(codes[i])}")
-        p2.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code", format_func=tile_label)
-        p3.button("OK", key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
+                     format_func=lambda i: f"#{i}: {tl(codes[i])}")
+        p2.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code", format_func=tl)
+        p3.button(label("ok"), key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
                                                               st.session_state["pick_code"]))
 
 
@@ -171,6 +178,7 @@ def render(tb: Tab, tbl: Table) -> None:
     fields.number_input(label("meld_count"), min_value=0, max_value=4, step=1, key="meld_count", on_change=_meld_count,
                     args=(tb,))
     allowed = [m for m in MELD_TEXT if m != "chow" or rules.allows_chow]
+    feeder_names = {f: label(FEEDER_LABEL[f]) for f in FEEDERS}
     for i, m in enumerate(hand.melds):
         m1, m2, m3 = fields.columns([2, 3, 2])
         st.session_state[f"meld{i}_type"] = m.type if m.type in allowed else "pung"
@@ -183,7 +191,7 @@ def render(tb: Tab, tbl: Table) -> None:
         if m.type != "kong_concealed":
             st.session_state[f"meld{i}_from"] = m.feeder or "left"
             m3.selectbox(f"{label('meld_from')} {i + 1}", FEEDERS, key=f"meld{i}_from",
-                         format_func=lambda f: label(FEEDER_LABEL[f]), on_change=_parsed,
+                         format_func=feeder_names.__getitem__, on_change=_parsed,
                          args=(tb, f"meld{i}_from", _meld_setter(i, "from")))
     for why in tb.field_errors.values():
-        st.warning(f"{label('bad_hand')}: {why}")
+        st.warning(f"{label('bad_hand')}: {in_lang(why, tbl.lang)}")

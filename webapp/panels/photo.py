@@ -7,16 +7,18 @@ import streamlit as st
 from scoring import Ruleset
 from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import INDEX
+from vision.said import in_lang
 
+from ..i18n import t
 from ..reading import PICKABLE, take_photo
-from ..session import Tab, label
+from ..session import Tab, label, page_lang
 from ..state import MeldState
 
 
-def tile_label(c: str) -> str:
+def tile_label(c: str, lang: str = "en") -> str:
     """A tile's code as the page writes it (the Unicode mahjong glyphs are missing from many phones' fonts; the
-    tile pictures show the faces)."""
-    return c
+    tile pictures show the faces); a face-down tile and a tile to leave out in words."""
+    return t(f"tile_{c}", lang) if c in ("back", "remove") else c
 
 
 def add_manual(tb: Tab, where: str) -> None:
@@ -76,6 +78,8 @@ def backspace(tb: Tab) -> None:
 
 def render(tb: Tab, rules: Ruleset) -> None:
     st.subheader(label("capture"))
+    lang = page_lang()
+    to_names = {w: label(f"to_{w}") for w in ("concealed", "winning", "flowers", "meld")}
     # the upload first: on a phone its picker offers the camera too, and the live camera box fills a screen
     tab_up, tab_cam, tab_manual = st.tabs([label("upload"), label("camera"), label("manual")])
     with tab_cam:
@@ -93,20 +97,21 @@ def render(tb: Tab, rules: Ruleset) -> None:
         if st.session_state.get("palette_to") not in targets:
             st.session_state["palette_to"] = "concealed"
         st.radio(label("palette_to"), targets, key="palette_to", horizontal=True,
-                 format_func=lambda w: label(f"to_{w}"))
+                 format_func=to_names.__getitem__)
         st.pills(label("palette"), [c for c in PICKABLE if INDEX[c] in rules.tile_kinds()], key="palette",
-                 format_func=tile_label, on_change=tap_tile, args=(tb, "palette_to"), label_visibility="collapsed")
+                 format_func=lambda c: tile_label(c, lang), on_change=tap_tile, args=(tb, "palette_to"),
+                 label_visibility="collapsed")
         n1, n2 = st.columns(2)
         n1.selectbox(label("meld_type"), [m for m in MELD_TEXT if m != "chow" or rules.allows_chow],
-                     key="new_meld_type", format_func=lambda m: MELD_TEXT[m].get(st.session_state.get("lang", "en")))
+                     key="new_meld_type", format_func=lambda m: MELD_TEXT[m].get(lang))
         n2.button(label("add_meld"), key="add_meld", on_click=start_meld, args=(tb,))
         p1, p2, p3, p4, p5 = st.columns(5)
         p1.selectbox(label("tile_fix"), [c for c in PICKABLE if INDEX[c] in rules.tile_kinds()], key="manual_tile",
-                     format_func=tile_label, label_visibility="collapsed")
+                     format_func=lambda c: tile_label(c, lang), label_visibility="collapsed")
         p2.button(label("add_tile"), key="add_concealed", on_click=add_manual, args=(tb, "concealed"))
         p3.button(label("winning_tile"), key="add_winning", on_click=add_manual, args=(tb, "winning"))
         if rules.allows_flowers:
             p4.button(label("flowers"), key="add_flower", on_click=add_manual, args=(tb, "flowers"))
         p5.button("⌫", key="backspace", on_click=backspace, args=(tb,), help=label("backspace"))
     if tb.photo_error_msg:
-        st.error(f"{label('bad_photo')}: {tb.photo_error_msg}")
+        st.error(f"{label('bad_photo')}: {in_lang(tb.photo_error_msg, page_lang())}")

@@ -10,8 +10,10 @@ import streamlit as st
 
 from ledger import LedgerBase, LedgerError
 from scoring import score_case
+from scoring.api import parse_case
 from scoring.errors import InputError
 from scoring.rulesets.base import LIABILITY_TEXT
+from vision.said import in_lang
 
 from ..card import result_card
 from ..case import build_case
@@ -27,8 +29,10 @@ def current(tb: Tab, tbl: Table, sit: Situation, problem: str | None) -> tuple[d
         return None, None
     try:
         case = build_case(tbl.rules, tbl.opts, tb.editor.hand, sit, tbl.dealer)
+        parse_case(case)  # the engine's own checks, raised here so that the page has their Chinese too
     except InputError as e:
-        return None, {"valid": False, "error": "invalid_input", "message": str(e)}
+        return None, {"valid": False, "error": "invalid_input", "message": str(e),
+                      **({"message_zh": e.zh} if e.zh else {})}
     return case, score_case(case)
 
 
@@ -36,16 +40,17 @@ def show(result: dict[str, Any], tbl: Table) -> None:
     rules, lang, names = tbl.rules, tbl.lang, tbl.names
     if not result["valid"]:
         msg = rules.error_text(result["error"]).get(lang)
-        st.error(f"{label('invalid')}: {msg}" + (f" — {result['message']}" if result.get("message") else ""))
+        detail = result.get("message_zh") if lang == "zh" else result.get("message")
+        st.error(f"{label('invalid')}: {msg}" + (f" — {detail}" if detail else ""))
         return
     unit = rules.unit.get(lang)
-    head = [f"**{label('valid')}**"] + [f"{k}: **{result[k]}**" for k in ("fan", "points", "total") if k in result]
+    head = [f"**{label('valid')}**"] + [f"{label(k)}: **{result[k]}**" for k in ("fan", "points", "total")
+                                         if k in result]
     st.success(" · ".join(head) + f" · {rules.title.get(lang)}")
     rows = []
     for e in result["elements"]:
+        # an element's items (Nanjing's soft flowers) are named in its reason
         shown = f"×{e['multiplier']}" if "multiplier" in e else f"{e.get('value', e.get('fan'))}"
-        if "items" in e and e["items"]:
-            shown += " (" + ", ".join(f"{i['id']}×{i['count']}" for i in e["items"]) + ")"
         rows.append({label("element"): e["zh"] if lang == "zh" else f"{e['zh']} {e['en']}", label("value"): shown,
                      label("reason"): e["reason_zh"] if lang == "zh" else e["reason"]})
     st.table(rows)
@@ -121,7 +126,7 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, sit: Situation, probl
         (st.success if kind == "success" else st.error)(msg)
     tb.flash.clear()
     if problem:
-        st.warning(f"{label('bad_hand')}: {problem}")
+        st.warning(f"{label('bad_hand')}: {in_lang(problem, tbl.lang)}")
     case, result = current(tb, tbl, sit, problem)
     if tb.pending_multi:
         st.info(label("multi_pending").format(n=len(tb.pending_multi),

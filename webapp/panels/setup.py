@@ -17,7 +17,7 @@ from ..session import Table, label, save_table
 def _write(ledger: LedgerBase | None, tbl: Table, **changes: Any) -> None:
     for k, v in changes.items():
         setattr(tbl, k, v)
-    save_table(ledger, tbl)
+    save_table(ledger, tbl.seat_names_in_lang())
 
 
 def _options(ledger: LedgerBase | None, tbl: Table) -> None:
@@ -27,8 +27,8 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
     for name, opt in rules.options.items():
         key = f"opt_{rules.name}_{name}"
         value = current.get(name, opt.default)
-        title = opt.text().get(tbl.lang)  # the option's words are its label; its id stays in the help
-        helptext = f"`{name}`"
+        title = opt.text().get(tbl.lang)  # the option's words are its label; its id (for the JSON) in the help
+        helptext = f"`{name}`" if tbl.lang == "en" else None
         choices = getattr(opt.check, "choices", None)
         lo, hi = getattr(opt.check, "bounds", (None, None))
 
@@ -53,7 +53,8 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
             st.checkbox(title, key=key, help=helptext, on_change=changed)
         elif choices:
             st.session_state[key] = value
-            st.selectbox(title, list(choices), key=key, help=helptext, on_change=changed)
+            st.selectbox(title, list(choices), key=key, help=helptext, on_change=changed,
+                         format_func=lambda v, opt=opt, lang=tbl.lang: opt.choice_text(v, lang))
         elif lo is not None and (isinstance(opt.default, int) or opt.default is None):
             st.session_state[key] = None if value is None else int(value)
             st.number_input(title, min_value=lo, max_value=hi, step=1, key=key, help=helptext, on_change=changed,
@@ -61,7 +62,7 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
         else:
             if f"{key}_error" not in st.session_state:
                 st.session_state[key] = json.dumps(value)
-            st.text_input(title, key=key, help=helptext + " (JSON)", on_change=changed,
+            st.text_input(title, key=key, help=f"{helptext or ''} (JSON)", on_change=changed,
                           kwargs={"json_text": True})
         if st.session_state.get(f"{key}_error"):
             st.error(st.session_state[f"{key}_error"])

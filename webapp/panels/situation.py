@@ -11,6 +11,7 @@ from scoring.rulesets.base import MELD_TEXT, REPLACEMENT_TEXT, WIN_TYPE_TEXT
 from scoring.tiles import split_notation
 
 from ..editing import compact, parse_kong_lines, parse_penalty_lines
+from ..i18n import said_of
 from ..session import Tab, Table, label
 from ..state import HandState, Situation
 
@@ -107,7 +108,7 @@ def render(tb: Tab, tbl: Table) -> tuple[Situation, str | None]:
             sit.other_kongs = parse_kong_lines(other or "")
             sit.penalties = parse_penalty_lines(pens or "")
         except InputError as e:
-            problem = str(e)
+            problem = said_of(e)
     if rules.asks("previous_winner", opts):
         d1, d2 = st.columns(2)
         if "previous_winner" not in ss:
@@ -121,7 +122,7 @@ def render(tb: Tab, tbl: Table) -> tuple[Situation, str | None]:
             try:
                 sit.fish_tiles = split_notation(ss.get("fish_txt") or "", field("fish_tiles").label.get(lang))
             except InputError as e:
-                problem = str(e)
+                problem = said_of(e)
     return sit, problem
 
 

@@ -30,7 +30,8 @@ def render(tb: Tab, tbl: Table, sit: Situation) -> None:
     table = waits(case)
     unit = tbl.rules.unit.get(tbl.lang)
     if not table.get("valid"):
-        st.warning(f"{label('bad_hand')}: {table.get('message', '')}")
+        detail = table.get("message", "") if tbl.lang == "en" else label("input_unreadable")
+        st.warning(f"{label('bad_hand')}: {detail}")
         return
     if "discards" in table:
         st.write(label("best_discards") + ": " + " ".join(tile_label(c) for c in table["best_discards"]))
