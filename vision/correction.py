@@ -144,6 +144,10 @@ def correct(det: Detections, layout: Layout, rules: Ruleset | str = DEFAULT, win
     hand_tiles = [i for g in layout.groups if g.kind in ("concealed", "winning_tile") for i in g.tiles]
     n_melds = sum(1 for g in layout.groups if g.kind == "meld")
     found = _search(det, layout, codes, hand_tiles, n_melds, rules, winning, top_k, max_changes, budget)
+    unknown = [i for i in hand_tiles if det.unshown[i]]
+    if found is None and unknown:  # faces the photo does not show (glare): any face of theirs, the rest as read
+        found = _search(det, layout, codes, hand_tiles, n_melds, rules, winning, top_k, max_changes, budget,
+                        only=unknown)
     if found is not None:
         return found[0], corrections + found[1], []
     surplus = len(hand_tiles) - (14 - 3 * n_melds)
@@ -170,8 +174,10 @@ def correct(det: Detections, layout: Layout, rules: Ruleset | str = DEFAULT, win
 
 
 def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[int], n_melds: int, rules: Ruleset,
-            winning: bool, top_k: int, max_changes: int, budget: int) -> tuple[list[str], list[Correction]] | None:
-    """Best-first search over alternative readings, cheapest loss of log-probability first."""
+            winning: bool, top_k: int, max_changes: int, budget: int, only: list[int] | None = None
+            ) -> tuple[list[str], list[Correction]] | None:
+    """Best-first search over alternative readings, cheapest loss of log-probability first (changing only the
+    tiles ``only`` when given)."""
 
     def ok(cs: list[str]) -> bool:
         if not _counts_ok(cs):
@@ -184,11 +190,12 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
         return None
     flowers = [i for g in layout.groups if g.kind == "flowers" for i in g.tiles]
     flower_kinds = rules.flower_kinds | set(FLOWERS)
-    editable = hand_tiles + flowers
+    editable = hand_tiles + flowers if only is None else only
+    unshown = det.unshown
     moves: list[tuple[float, int, str]] = []
     for i in editable:
         base = log_prob(det, i, codes[i])
-        order = np.argsort(-det.probs[i])[:top_k + 1]
+        order = np.argsort(-det.probs[i])[:None if unshown[i] else top_k + 1]  # a face not shown: any face
         for j in order:
             alt = CLASSIFIER_CODES[j]
             if alt == codes[i] or alt == "back" or det.probs[i, j] <= EPS:

@@ -70,3 +70,12 @@ def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:
     if float(np.median(aspect)) > 1.0:
         return np.ones(len(xyxy), bool)
     return (aspect >= low) & (aspect <= 1 / low)
+
+
+def washed_share(crop: np.ndarray) -> float:
+    """Share of a crop's inner part that is blown out to white in every channel (a glare spot on a glossy tile).
+    Real tile faces, the blank white dragon included, stay under 245 in some channel: on the shared photos no
+    crop has even a tenth of its inner part blown out."""
+    h, w = crop.shape[:2]
+    inner = crop[h // 8: h - h // 8, w // 8: w - w // 8]
+    return float((inner.min(2) >= 245).mean()) if inner.size else 0.0

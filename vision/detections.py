@@ -8,6 +8,7 @@ import numpy as np
 
 from .classes import BACK, CLASSIFIER_CODES
 
+SPREAD_P, SPREAD_FACES = 0.005, 20  # a face not shown: this many faces over this probability
 SQUASHED_RATIO = 0.35  # median short/long side of a photo's tiles below this: squashed (real tiles: ~0.7)
 
 
@@ -76,6 +77,14 @@ class Detections:
     @property
     def face_down(self) -> np.ndarray:
         return self.class_id == BACK
+
+    @property
+    def unshown(self) -> np.ndarray:
+        """Tiles whose face the photo does not show (glare): probability spread thin over many faces. The layout
+        does not take such a tile for a flower, and the correction may give it any face."""
+        if not len(self):
+            return np.zeros(0, bool)
+        return (self.probs > SPREAD_P).sum(1) >= SPREAD_FACES
 
     @property
     def tile_confidence(self) -> np.ndarray:

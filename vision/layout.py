@@ -194,7 +194,7 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     layout = Layout()
     if len(det) == 0:
         return layout
-    codes = det.codes
+    codes = [c if not unshown else "?" for c, unshown in zip(det.codes, det.unshown)]  # an unshown face: no flower
     down = list(det.face_down)
     side = list(det.sideways)
     flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
@@ -211,8 +211,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     rest: list[tuple[int, list[int]]] = []
     for r, g in candidates:
         gcodes = [codes[i] for i in g]
-        if all(c in flower_codes for c in gcodes):
-            flowers += g
+        if all(c in flower_codes or c == "?" for c in gcodes) and any(c in flower_codes for c in gcodes):
+            flowers += g  # an unshown face among flowers is a flower (the correction picks which)
             continue
         if any(c in flower_codes for c in gcodes) and any(c not in flower_codes for c in gcodes):
             # flowers lying next to faces: take the flowers out, keep the rest

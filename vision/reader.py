@@ -16,13 +16,29 @@ import onnxruntime as ort
 
 from .calibration import Calibration
 from .classes import BACK, CLASSIFIER_CODES
-from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop
+from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop, washed_share
 from .detections import Detections, box_areas, intersections
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
 
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
 ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
+
+WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
+
+
+def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
+    """A face washed out by glare is not read as the blank white dragon it looks like: its probabilities are mixed
+    with an even spread over the faces in proportion to how much is blown out (up to 90 %), so the rule-aware
+    correction leans on the hand and the page flags the tile instead of a confident guess."""
+    mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * 0.9
+    if not len(probs) or not mix.any():
+        return probs
+    even = np.ones(probs.shape[1], np.float32)
+    even[BACK] = 0.0
+    even /= even.sum()
+    return ((1 - mix[:, None]) * probs + mix[:, None] * even[None, :]).astype(np.float32)
+
 
 def shipped_models_dir() -> Path:
     """Where the ONNX models are: $MAHJONG_MODELS_DIR, else the source tree's models/, else the installed copy
@@ -311,6 +327,7 @@ class TileReader:
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
         det.probs = self.calibration.apply(det.probs)
+        det.probs = unsure_where_washed(det.probs, np.array([washed_share(c) for c in crops]))
         if not_tile is not None and self.not_tile_above:
             det = det[not_tile <= self.not_tile_above]
         return det
