@@ -40,8 +40,9 @@ photo.render(tb, hand_tbl.rules)
 reinterpret(tb, hand_tbl.rules, hand_tbl.opts)
 confirm.render(tb, hand_tbl)
 sit, problem = situation.render(tb, hand_tbl)
-if st.toggle(t("what_wins_mode", tbl.lang), key="waits_mode"):
+if st.session_state.get("waits_mode"):  # the switch sits below, so the score comes first on a phone
     waits.render(tb, hand_tbl, sit)
 else:
     result.render(tb, hand_tbl, book, sit, problem)
+st.toggle(t("what_wins_mode", tbl.lang), key="waits_mode")
 ledger.render(tb, tbl, book, book_problem)

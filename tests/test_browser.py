@@ -214,11 +214,28 @@ def test_the_flow_at_phone_size_from_a_table_url(server: str, tmp_path: Path):
         assert score.location["y"] <= 2 * 844, score.location
         assert record.location["y"] <= 3 * 844, record.location
         driver.save_screenshot(str(SHOTS / "phone_2_read.png"))
+        # one fix: tap the first tile, take its likeliest other face; the score follows, and undo brings it back
+        change = driver.find_element(By.XPATH, "//summary[contains(., 'Change a tile')]")
+        if change.find_element(By.XPATH, "..").get_attribute("open") is None:
+            driver.execute_script("arguments[0].click();", change)
+        tile = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[starts-with(normalize-space(.), '#1 ')]")))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", tile)
+        tile.click()
+        other = wait.until(ec.element_to_be_clickable(
+            (By.XPATH, "//*[contains(., 'is more likely one of these')]/ancestor::div[contains(@class, 'stPills') or "
+                       "@data-testid='stButtonGroup'][1]//button")))
+        other.click()
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Not a valid win')]")))
+        driver.save_screenshot(str(SHOTS / "phone_3_fixed.png"))
+        undo = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[contains(., 'Undo')]")))
+        driver.execute_script("arguments[0].click();", undo)
+        score = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
+        record = wait.until(ec.presence_of_element_located((By.XPATH, "//button[contains(., 'Record this hand')]")))
         driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -300);", score)
-        driver.save_screenshot(str(SHOTS / "phone_3_score.png"))
+        driver.save_screenshot(str(SHOTS / "phone_4_score.png"))
         driver.execute_script("arguments[0].click();", record)
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Recorded as hand #1')]")))
-        driver.save_screenshot(str(SHOTS / "phone_4_recorded.png"))
+        driver.save_screenshot(str(SHOTS / "phone_5_recorded.png"))
     except Exception:
         driver.save_screenshot(str(SHOTS / "failure_phone_flow.png"))
         raise

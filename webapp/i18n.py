@@ -36,7 +36,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "meld_from": ("Fed by", "誰放的"),
     "tile_fix": ("Fix a tile", "更正一張牌"),
     "add_tile": ("Add to the hand", "加入手牌"),
-    "uncertain": ("Uncertain tiles: one click picks the right one", "不確定的牌：點一下選對的"),
+    "uncertain": ("{n} worth a check (?)", "{n} 張值得檢查（?）"),
     "corrections": ("Corrections the reader made", "識別器自動更正"),
     "undo": ("Undo", "撤銷"),
     "situation": ("3. How was it won?", "3. 怎麼胡的？"),

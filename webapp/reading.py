@@ -130,3 +130,16 @@ def fix_tile(tb: Tab, rules: Ruleset, tile: int, code: str) -> None:
     tb.photo.fixes[tile] = code
     tb.editor.change(hand_from_reading(tb.reading, tb.photo.fixes, rules))
 
+
+def shown_groups(reading: Reading) -> list[list[int]]:
+    """The reading's groups in the order the page draws them: concealed tiles, winning tile, melds, flowers."""
+    rank = {"concealed": 0, "winning_tile": 1, "meld": 2, "flowers": 3}
+    return [g.tiles for g in sorted(reading.layout.groups, key=lambda g: rank.get(g.kind, 4))]
+
+
+def tile_order(reading: Reading) -> list[int]:
+    """The reading's tiles in the order the page shows and numbers them (as the photo's crops are drawn), then
+    any tile left out of the groups."""
+    order = [i for g in shown_groups(reading) for i in g]
+    placed = set(order)
+    return order + [i for i in range(len(reading.codes)) if i not in placed]

@@ -18,7 +18,7 @@ from vision.said import in_lang
 
 from ..editing import compact
 from ..i18n import said_of
-from ..reading import PICKABLE, codes_now, fix_tile
+from ..reading import PICKABLE, codes_now, fix_tile, shown_groups, tile_order
 from ..session import Tab, Table, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
@@ -103,39 +103,37 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     unsure = [i for i in reading.doubts if i not in seen.fixes and i < len(codes)]
     if not codes:
         return
-    with st.expander(label("change_tiles"), expanded=bool(unsure)):
-        if unsure:
-            st.caption(label("uncertain"))
-            for i in unsure:
-                alts = [c for c, _ in reading.det.alternatives(i, 3)]
-                st.pills(f"#{i} ({reading.face_probability(i):.0%})", alts, key=f"pill{i}", format_func=tl,
-                         on_change=lambda i=i: fix_tile(tb, rules, i, st.session_state[f"pill{i}"])
-                         if st.session_state.get(f"pill{i}") else None)
-        st.pills(label("tap_tile"), list(range(len(codes))), key="tap_tile",
-                 format_func=lambda i: f"#{i} {tl(codes[i])}")
-        picked = st.session_state.get("tap_tile")
-        if picked is not None and picked < len(codes):
-            alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
+    # every tile one tap away, in view, numbered as the crops above are drawn: "?" marks a real doubt; the tapped
+    # tile's likeliest other faces follow
+    doubt = set(unsure)
+    order = [i for i in tile_order(reading) if i < len(codes)]
+    number = {i: k + 1 for k, i in enumerate(order)}
+    st.pills(label("tap_tile") + (" · " + label("uncertain").format(n=len(unsure)) if unsure else ""),
+             order, key="tap_tile", format_func=lambda i: f"#{number[i]} {tl(codes[i])}" + (" ?" if i in doubt else ""))
+    picked = st.session_state.get("tap_tile")
+    if picked is not None and picked < len(codes):
+        alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
 
-            def choose(i: int = picked) -> None:
-                code = st.session_state.get(f"alt{i}")
-                if code:
-                    fix_tile(tb, rules, i, code)
-                    st.session_state["tap_tile"] = None
+        def choose(i: int = picked) -> None:
+            code = st.session_state.get(f"alt{i}")
+            if code:
+                fix_tile(tb, rules, i, code)
+                st.session_state["tap_tile"] = None
 
-            st.pills(label("alternatives").format(i=picked), alts + ["remove"], key=f"alt{picked}",
-                     format_func=tl, on_change=choose)
+        st.pills(label("alternatives").format(i=number.get(picked, picked)), alts + ["remove"], key=f"alt{picked}",
+                 format_func=tl, on_change=choose)
+    with st.expander(label("change_tiles")):
         for k, c in enumerate(reading.corrections):
             cols = st.columns([4, 1])
-            cols[0].write(f"{label('corrections')}: #{c.tile} {tl(c.from_code)} → {tl(c.to_code)} — "
-                          f"{in_lang(c.reason, lang)}")
+            cols[0].write(f"{label('corrections')}: #{number.get(c.tile, c.tile)} {tl(c.from_code)} → "
+                          f"{tl(c.to_code)} — {in_lang(c.reason, lang)}")
             cols[1].button(label("undo"), key=f"undo{k}", on_click=fix_tile, args=(tb, rules, c.tile, c.from_code))
         st.caption(label("tile_fix"))
-        if st.session_state.get("pick_tile", 0) >= len(codes):
+        now = st.session_state.get("pick_tile", 0)
+        if not isinstance(now, int) or not 0 <= now < len(codes):  # the browser may hand back the shown text
             st.session_state["pick_tile"] = 0
         p1, p2, p3 = st.columns([2, 2, 1])
-        p1.selectbox("#", list(range(len(codes))), key="pick_tile",
-                     format_func=lambda i: f"#{i}: {tl(codes[i])}")
+        p1.selectbox("#", order, key="pick_tile", format_func=lambda i: f"#{number[i]}: {tl(codes[i])}")
         p2.selectbox(label("meld_tiles"), PICKABLE + ["back", "remove"], key="pick_code", format_func=tl)
         p3.button(label("ok"), key="pick_ok", on_click=lambda: fix_tile(tb, rules, int(st.session_state["pick_tile"]),
                                                               st.session_state["pick_code"]))
@@ -151,15 +149,14 @@ def render(tb: Tab, tbl: Table) -> None:
     if picture is not None:
         st.image(picture, caption=label("hand_as_tiles"))
         if tb.photo is not None and tb.reading is not None and tb.photo.clean is not None:
-            order = {"concealed": 0, "winning_tile": 1, "meld": 2, "flowers": 3}
-            groups = [g.tiles for g in sorted(tb.reading.layout.groups, key=lambda g: order.get(g.kind, 4))]
-            crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, groups, (tb.photo.width, tb.photo.height))
+            crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, shown_groups(tb.reading),
+                                (tb.photo.width, tb.photo.height))
             if crops is not None:
                 st.image(crops, caption=label("your_tiles"))
     photo_view(tb, rules)
-    u1, u2, _ = st.columns([1, 1, 4])
-    u1.button("↶ " + label("undo"), key="undo_hand", on_click=tb.editor.undo, disabled=not tb.editor.undo_stack)
-    u2.button("↷ " + label("redo"), key="redo_hand", on_click=tb.editor.redo, disabled=not tb.editor.redo_stack)
+    row = st.container(horizontal=True)  # one row on a phone too (columns stack there)
+    row.button("↶ " + label("undo"), key="undo_hand", on_click=tb.editor.undo, disabled=not tb.editor.undo_stack)
+    row.button("↷ " + label("redo"), key="redo_hand", on_click=tb.editor.redo, disabled=not tb.editor.redo_stack)
     fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))
     c1, c2 = fields.columns([3, 1])
     _field(tb, "concealed_txt", compact(hand.concealed))

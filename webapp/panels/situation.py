@@ -50,7 +50,7 @@ def render(tb: Tab, tbl: Table) -> tuple[Situation, str | None]:
     opts = rules.parse_options(tbl.opts)
     seat = lambda s: "—" if s is None else f"{s}: {names[s]}"  # noqa: E731
     st.subheader(label("situation"))
-    s1, s2, s3 = st.columns(3)
+    s1 = s2 = s3 = st.container(horizontal=True)  # winner, win type, discarder: no empty column on a phone
     if ss.get("winner") not in range(4):
         ss["winner"] = 0
     s1.selectbox(label("winner"), range(4), key="winner", format_func=seat)
@@ -66,7 +66,7 @@ def render(tb: Tab, tbl: Table) -> tuple[Situation, str | None]:
         s3.selectbox(label("discarder"), others, key="discarder", format_func=seat)
         sit.discarder = int(ss["discarder"])
     field = rules.situation_field
-    x1, x2, x3 = st.columns(3)
+    x1 = x2 = x3 = st.container(horizontal=True)  # flows into rows on a phone, no empty stacked columns
     labels = kong_labels(tb.editor.hand)
     if sit.win_type == "self_draw" and rules.asks("replacement", opts):
         offered = [r for r in rules.replacements if r != "kong" or labels]
