@@ -241,3 +241,41 @@ def test_the_flow_at_phone_size_from_a_table_url(server: str, tmp_path: Path):
         raise
     finally:
         driver.quit()
+
+
+def test_a_hand_typed_in_at_phone_size(server: str, tmp_path: Path):
+    """No photo: a hand typed in at 390x844 is drawn as tile pictures and scored (the README's phone screenshot,
+    made without any shared photo)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = browser(tmp_path, "390,844")
+    try:
+        driver.get(server + "/?ruleset=nanning&players=Ann,Bo,Chen,Dai&dealer=0&lang=en")
+        wait = WebDriverWait(driver, 90)
+        field = wait.until(ec.element_to_be_clickable((By.XPATH, "//input[@aria-label="
+                                                                  "'Concealed hand (without the winning tile)']")))
+        field.send_keys("123m 456p 789s EE 23m", Keys.ENTER)
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'The hand as read')]")))
+        wait.until(lambda d: d.find_element(By.XPATH, "//input[@aria-label='Winning tile']").is_enabled())
+        win = driver.find_element(By.XPATH, "//input[@aria-label='Winning tile']")
+        win.click()
+        win.send_keys("4m", Keys.ENTER)
+        score = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//img")))
+        tiles = driver.find_element(By.XPATH, "//h3[contains(., 'Confirm or correct')]")
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -20);", tiles)
+        driver.save_screenshot(str(SHOTS / "phone_typed_tiles.png"))
+        head = driver.find_element(By.XPATH, "//h3[contains(., 'Score and payments')]")
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -20);", head)
+        driver.save_screenshot(str(SHOTS / "phone_typed_score.png"))
+        assert score.is_displayed()
+        assert "Ann" in driver.find_element(By.TAG_NAME, "body").text
+    except Exception:
+        driver.save_screenshot(str(SHOTS / "failure_typed.png"))
+        raise
+    finally:
+        driver.quit()

@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 
 from .calibration import Calibration
-from .classes import BACK, CLASSIFIER_CODES
+from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop, washed_share
 from .detections import Detections, box_areas, intersections
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
@@ -28,12 +28,15 @@ WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face s
 
 
 def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
-    """A face washed out by glare is not read as the blank white dragon it looks like: its probabilities are mixed
-    with an even spread over the faces in proportion to how much is blown out (up to 90 %), so the rule-aware
-    correction leans on the hand and the page flags the tile instead of a confident guess."""
+    """A face washed out by glare is not read as the blank white dragon it looks like: where a crop is blown out
+    and read as blank (or unsure), its probabilities are mixed with an even spread over the faces in proportion
+    to how much is blown out (up to 90 %), so the rule-aware correction leans on the hand and the page flags the
+    tile instead of a confident guess."""
     mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * 0.9
     if not len(probs) or not mix.any():
         return probs
+    # a face still read clearly is a bright photo, not a lost face: only a blank reading or an unsure one spreads
+    mix *= (probs.argmax(1) == CLASS_INDEX["P"]) | (probs.max(1) < 0.6)
     even = np.ones(probs.shape[1], np.float32)
     even[BACK] = 0.0
     even /= even.sum()

@@ -71,9 +71,9 @@ def show(result: dict[str, Any], tbl: Table) -> None:
             st.markdown(f"**{label(key)}**")
             for line in pay_lines(result[key], names):
                 st.write(f"{line} {unit}")
-    cols = st.columns(4)
+    nets = st.container(horizontal=True)  # the four nets side by side, on a phone too
     for i in range(4):
-        cols[i].metric(names[i], result["net"][i])
+        nets.metric(names[i], result["net"][i])
 
 
 def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) -> None:
