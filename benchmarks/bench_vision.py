@@ -1,11 +1,12 @@
 """Per-photo latency of the reading chain on 12-megapixel photos, at 1 and 2 threads, beside `mahjong-detector`.
 
-    python benchmarks/bench_vision.py [--n 20] [--seed 1]
+    python benchmarks/bench_vision.py [--n 20] [--seed 1] [--turn K]
 
 Photos: composed winning hands (real `valid`-split crops on real backgrounds, see vision.evaluate_hands) saved
 as 4032x3024 JPEGs. Latency = file -> hand (decode, detect, crop, classify, layout, correction), the model loaded
 once as in `python -m vision A.jpg B.jpg ...`. Tiles right = multiset overlap of the codes read with the true
-faces (flowers and face-down tiles excluded, which mahjong-detector cannot name).
+faces (flowers and face-down tiles excluded, which mahjong-detector cannot name). ``--turn K`` saves every photo
+turned by K quarter turns counter-clockwise with no EXIF tag (the reader finds the turn itself).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.evaluate_hands import table_groups, truth_case  # noqa: E402
+from vision.orientation import turn_image  # noqa: E402
 from vision.pipeline import read_photo  # noqa: E402
 from vision.reader import TileReader, session  # noqa: E402
 from vision.training.data import load_split  # noqa: E402
@@ -42,6 +44,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--turn", type=int, default=0, choices=range(4), help="quarter turns, no EXIF tag")
     args = ap.parse_args()
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     rng, nrng = random.Random(args.seed), np.random.default_rng(args.seed)
@@ -52,10 +55,10 @@ def main() -> None:
         hand, winner = truth_case(rng, ruleset)
         img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(4032, 3024), fit=True)
         p = tmp / f"photo_{k:03d}.jpg"
-        cv2.imwrite(str(p), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        cv2.imwrite(str(p), turn_image(img, args.turn), [cv2.IMWRITE_JPEG_QUALITY, 90])
         faces = [t.code for t in placed if t.code != "back" and not t.code.startswith("f")]
         photos.append((p, ruleset, faces))
-    report: dict[str, object] = {"photos": args.n, "size": "4032x3024"}
+    report: dict[str, object] = {"photos": args.n, "size": "4032x3024", "quarter_turns": args.turn}
     truth_total = sum(len(f) for _, _, f in photos)
     for threads in (1, 2):
         session.cache_clear()

@@ -119,3 +119,27 @@ def test_a_composed_hand_turned_each_way_reads_as_upright(composed: tuple, k: in
     assert (r.width, r.height) == (upright.width, upright.height)
     if k:
         assert any("turned" in w for w in r.warnings)
+
+
+@needs_data
+def test_the_hand_is_chosen_from_a_cluttered_table(composed: tuple) -> None:
+    """A wall of backs and a field of discards around the hand: what the finder sees of them is set apart, with a
+    warning that says how many, and the hand keeps exactly its own tiles."""
+    from vision.conditions import CONDITIONS
+
+    img, hand, winner, ruleset = composed
+    reader = TileReader()
+    clean = read_image(img, reader, ruleset, True, winner)
+    boxes = np.array([b for b in clean.det.xyxy], np.float32)
+    busy, _ = CONDITIONS["clutter"](img, boxes, np.random.default_rng(0))
+    r = read_image(busy, reader, ruleset, True, winner)
+    hand_boxes = {j for _, j in match(clean.det.xyxy, r.det.xyxy)}
+    others = [j for j in range(len(r.det)) if j not in hand_boxes]
+    assert len(others) >= 3  # the other tiles are seen ...
+    assert set(others) <= set(r.layout.apart)  # ... and every one is left out of the hand
+    assert any("away from the hand" in w for w in r.warnings)
+
+    def in_hand(reading: object) -> list[str]:
+        return sorted(reading.codes[t] for g in reading.layout.groups for t in g.tiles)  # type: ignore[attr-defined]
+
+    assert in_hand(r) == in_hand(clean)  # the hand keeps every one of its tiles and nothing else

@@ -115,10 +115,65 @@ def jpeg(quality: int) -> Callable:
     return apply
 
 
+def clutter(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+    """The rest of the table around the hand, farther from the camera: a wall row of face-down tiles and a field
+    of discards (the hand's own faces, a little smaller, turned any quarter). The true boxes stay the hand's."""
+    from .training.synth import render_back
+
+    h, w = img.shape[:2]
+    out = img.copy()
+    if not len(boxes):
+        return out, boxes
+    th = float(np.median(np.maximum(boxes[:, 3] - boxes[:, 1], boxes[:, 2] - boxes[:, 0])))
+    top, bottom = float(boxes[:, 1].min()), float(boxes[:, 3].max())
+    # farther from the camera is higher in the photo; below the hand when there is no room above
+    above = top > 3.2 * th
+    taken = [np.array([boxes[:, 0].min() - th, top - 2.2 * th, boxes[:, 2].max() + th, bottom + 2.2 * th])]
+
+    def free(x1: float, y1: float, x2: float, y2: float) -> bool:
+        return 0 <= x1 and 0 <= y1 and x2 <= w and y2 <= h and all(
+            x2 <= t[0] or x1 >= t[2] or y2 <= t[1] or y1 >= t[3] for t in taken)
+
+    def paste(face: np.ndarray, x: float, y: float) -> bool:
+        fh, fw = face.shape[:2]
+        if not free(x, y, x + fw, y + fh):
+            return False
+        out[int(y):int(y) + fh, int(x):int(x) + fw] = face
+        taken.append(np.array([x - 2, y - 2, x + fw + 2, y + fh + 2]))
+        return True
+
+    bh = int(0.65 * th)  # the wall: a straight row of backs
+    bw = int(bh / 1.35)
+    n = int(rng.integers(10, 17))
+    wy = rng.uniform(0.02 * h, max(0.03 * h, top - 2.4 * th - bh)) if above else \
+        rng.uniform(min(bottom + 2.4 * th, h - bh - 1), h - bh - 1)
+    wx = rng.uniform(0, max(1.0, w - n * bw))
+    if free(wx, wy, wx + n * bw, wy + bh):
+        back = render_back(bw, bh, rng)  # one set: one colour of back
+        wall = np.hstack([np.clip(back.astype(np.int16) + rng.integers(-6, 7, back.shape), 0, 255).astype(np.uint8)
+                          for _ in range(n)])
+        out[int(wy):int(wy) + bh, int(wx):int(wx) + wall.shape[1]] = wall[:, :w - int(wx)]
+        taken.append(np.array([wx - 2, wy - 2, wx + n * bw + 2, wy + bh + 2]))
+    for _ in range(int(rng.integers(8, 15))):  # discards: copies of the hand's faces, scattered
+        x1, y1, x2, y2 = boxes[int(rng.integers(len(boxes)))].astype(int)
+        face = img[max(0, y1):y2, max(0, x1):x2]
+        if face.size == 0:
+            continue
+        f = rng.uniform(0.7, 0.9)
+        face = np.ascontiguousarray(np.rot90(cv2.resize(face, None, fx=f, fy=f), int(rng.integers(4))))
+        for _ in range(30):
+            y = rng.uniform(0, max(1.0, top - 2.4 * th - face.shape[0])) if above else \
+                rng.uniform(min(bottom + 2.4 * th, h - face.shape[0] - 1), h - face.shape[0] - 1)
+            if paste(face, rng.uniform(0, w - face.shape[1]), y):
+                break
+    return out, boxes
+
+
 CONDITIONS: dict[str, Callable] = {
     "upright": lambda img, boxes, rng: (img, boxes),
     "rot90": quarter(1), "rot180": quarter(2), "rot270": quarter(3),
     "tilt30": tilt(30), "tilt45": tilt(45), "rot10": rotate(10),
     "blur2": blur, "motion": motion, "dim": dim, "warm": warm, "glare": glare,
     "lowres": scaled(megapixels=0.3), "jpeg25": jpeg(25), "upscale12mp": scaled(megapixels=12),
+    "clutter": clutter,
 }

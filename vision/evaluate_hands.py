@@ -110,7 +110,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
     crng = np.random.default_rng(args.seed + 1)  # the condition's own randomness (glare spot, blur direction)
     stats = {"photos": 0, "tiles": 0, "tiles_right_before": 0, "tiles_right_after": 0, "groups_right": 0,
              "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
-             "top3": 0, "found": 0}
+             "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0}
     per_rs: dict[str, list[int]] = {}
     failures = []
     read_ms: list[float] = []
@@ -154,6 +154,10 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
             stats["wrong_flagged"] += not right and j in doubts
             stats["top3"] += placed[i].code in [c for c, _ in r.det.alternatives(j, 3)] + [r.codes[j]]
         stats["found"] += len(pairs)
+        grouped = {t for g in r.layout.groups for t in g.tiles}
+        matched = {j for _, j in pairs}
+        stats["clutter_in_hand"] += any(j in grouped for j in range(len(r.det)) if j not in matched)
+        stats["hand_left_out"] += any(j not in grouped for j in matched)
         groups_ok, _ = partition(placed, r.det, r.layout.groups)
         stats["groups_right"] += groups_ok
         ok_before = normal(before) == normal(hand)
@@ -174,6 +178,10 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
         "hands_right_before_correction": round(stats["hands_right_before"] / n, 4),
         "hands_right_after_correction": round(stats["hands_right_after"] / n, 4),
         "true_face_in_top3": round(stats["top3"] / max(stats["found"], 1), 4),
+        # the "choose the hand" step: photos with a box that is no tile of the hand put into it, or a tile of the
+        # hand left out of it
+        "hand_chooser": {"photos_with_other_tiles_in_hand": round(stats["clutter_in_hand"] / n, 4),
+                         "photos_with_hand_tiles_left_out": round(stats["hand_left_out"] / n, 4)},
         "doubt_flags": {"right_flagged": round(stats["right_flagged"] / max(stats["found"] - stats["wrong"], 1), 4),
                         "wrong_caught": round(stats["wrong_flagged"] / max(stats["wrong"], 1), 4),
                         "wrong_tiles": stats["wrong"]},
@@ -205,12 +213,16 @@ def main() -> None:
     for name in CONDITIONS:
         r = evaluate(args, reader, bank, name)
         rows[name] = {k: r[k] for k in ("hands_right_after_correction", "groups_right",
-                                        "tiles_right_after_correction", "median_read_ms")}
+                                        "tiles_right_after_correction", "median_read_ms", "hand_chooser")}
     print(json.dumps({"photos": args.n, "seed": args.seed, "size": args.size, "conditions": rows}, indent=1))
-    print("\n| condition | hands exact | groups right | tiles right | ms per photo |\n|---|---|---|---|---|")
+    print("\n| condition | hands exact | groups right | tiles right | ms per photo | hand chooser: other tiles in / "
+          "hand tiles out |\n|---|---|---|---|---|---|")
     for name, r in rows.items():
+        hc = r["hand_chooser"]
         print(f"| {name} | {100 * r['hands_right_after_correction']:.1f} % | {100 * r['groups_right']:.1f} % | "
-              f"{100 * r['tiles_right_after_correction']:.1f} % | {r['median_read_ms']} |")
+              f"{100 * r['tiles_right_after_correction']:.1f} % | {r['median_read_ms']} | "
+              f"{100 * hc['photos_with_other_tiles_in_hand']:.1f} % / "
+              f"{100 * hc['photos_with_hand_tiles_left_out']:.1f} % |")
 
 
 if __name__ == "__main__":

@@ -171,11 +171,60 @@ def apart_by_size(det: Detections) -> list[int]:
     return [i for i in range(len(det)) if not typical / SIZE_APART <= short[i] <= typical * SIZE_APART]
 
 
+WALL_BACKS = 0.8  # a row this much face down (and at least 6 long) is a wall, not a hand
+HAND_ROWS_APART = 2.0  # rows of one hand lie within this many tile heights of each other
+FLOWERS_APART = 6.0  # and its flowers (f1-f8) within this many
+
+
+def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS) -> list[int]:
+    """Choose the hand on a table: its row with the most tile area (a wall of backs does not count), and the rows
+    within two tile heights of it (rows of ``flower_codes`` within six), of the same tile size, overlapping it
+    sideways. Every other tile (the discards, the walls, other players' melds) is not the hand. A photo whose
+    longest row has fewer than 5 tiles is left as is."""
+    if len(det) < 6:
+        return []
+    rows = rows_of(det)
+    down = det.face_down
+    short = det.sizes.min(1)
+    height = det.sizes.max(1)
+    centre = det.centers
+    codes = det.codes
+
+    def wall(r: list[int]) -> bool:
+        return len(r) >= 6 and float(down[r].mean()) >= WALL_BACKS
+
+    candidates = [r for r in rows if not wall(r)]
+    if not candidates:
+        return []
+    # the hand lies nearest the camera: the most tile area in one row (a long wall farther away has smaller tiles)
+    main = max(candidates, key=lambda r: (len(r) * float(np.median(short[r])) ** 2, float(centre[r, 1].mean())))
+    if len(main) < 5:
+        return []
+    size, unit = float(np.median(short[main])), float(np.median(height[main]))
+    x1, x2 = float(det.xyxy[main, 0].min()) - 6 * unit, float(det.xyxy[main, 2].max()) + 6 * unit
+    hand = set(main)
+    for r in candidates:
+        if r is main:
+            continue
+        flowers = all(codes[i] in flower_codes for i in r)  # a player's flowers often lie a little farther off
+        apart = (FLOWERS_APART if flowers else HAND_ROWS_APART) * unit
+        near = abs(float(centre[r, 1].mean()) - float(centre[main, 1].mean())) <= apart
+        alike = 0.75 <= float(np.median(short[r])) / max(size, 1e-6) <= 1.33
+        beside = float(det.xyxy[r, 2].max()) >= x1 and float(det.xyxy[r, 0].min()) <= x2
+        if near and alike and beside:
+            hand.update(r)
+    return [i for i in range(len(det)) if i not in hand]
+
+
 def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     """Group detections into concealed hand, melds, flowers and winning tile (see module doc); tiles of
-    another size (``apart_by_size``) are left out of every group, with a warning."""
+    another size (``apart_by_size``) and tiles away from the hand's rows (``apart_from_hand``: discards, walls)
+    are left out of every group, with a warning that says how many."""
     rules = as_ruleset(rules)
-    apart = apart_by_size(det)
+    by_size = apart_by_size(det)
+    keep = np.setdiff1d(np.arange(len(det)), by_size)
+    away = [int(keep[i]) for i in apart_from_hand(det[keep], FLOWERS | {CODES[k] for k in rules.flower_kinds})]
+    apart = sorted(set(by_size) | set(away))
     if not apart:
         return _analyse(det, rules)
     keep = np.setdiff1d(np.arange(len(det)), apart)
@@ -183,9 +232,14 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]
     layout.apart = apart
-    layout.warnings.insert(0, Said(f"{len(apart)} tile(s) much larger or smaller than the others (another part of "
-                                   "the table?) left out of the hand",
-                                   f"{len(apart)} 張牌比其他牌大或小得多（桌上別處的牌？），未算入手牌"))
+    if away:
+        layout.warnings.insert(0, Said(f"{len(away)} tile(s) lie away from the hand (discards, a wall or another "
+                                       "player's tiles) and were left out of it",
+                                       f"{len(away)} 張牌不在手牌的行裡（棄牌、牌牆或別家的牌），未算入手牌"))
+    if by_size:
+        layout.warnings.insert(0, Said(f"{len(by_size)} tile(s) much larger or smaller than the others (another "
+                                       "part of the table?) left out of the hand",
+                                       f"{len(by_size)} 張牌比其他牌大或小得多（桌上別處的牌？），未算入手牌"))
     return layout
 
 

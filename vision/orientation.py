@@ -50,12 +50,13 @@ def upside_down(det: Detections) -> bool:
     then the melds (a sideways or face-down tile marks each). Upside down, the plain groups come after the melds,
     and a lone tile has plain tiles after it rather than before; a photo is turned only when the two together
     say so (no melds and no lone tile: as it is)."""
-    from .layout import FLOWERS, apart_by_size, rows_of, split_groups
+    from .layout import FLOWERS, apart_by_size, apart_from_hand, rows_of, split_groups
 
     if len(det) < 5:
         return False
     keep = np.setdiff1d(np.arange(len(det)), apart_by_size(det))
     sub = det[keep]
+    sub = sub[np.setdiff1d(np.arange(len(sub)), apart_from_hand(sub))]  # the hand only, not the table around it
     codes, side, down = sub.codes, sub.sideways, sub.face_down
     order = [g for row in rows_of(sub) for g in split_groups(sub, row)
              if not all(codes[i] in FLOWERS for i in g)]
