@@ -43,6 +43,21 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
     return ((1 - mix[:, None]) * probs + mix[:, None] * even[None, :]).astype(np.float32)
 
 
+DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
+
+
+def brightened(img: np.ndarray) -> np.ndarray:
+    """A dim photo (mean grey under ``DARK_BELOW``) brought up to a normal exposure by a gamma curve, as a phone's
+    own auto-exposure would: the finder, trained on well-lit tables, misses tiles in the dark. Others as they are."""
+    small = downscale(img, 256)
+    mean = float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).mean()) if small.ndim == 3 else float(small.mean())
+    if not 8.0 < mean < DARK_BELOW:
+        return img
+    gamma = float(np.log(BRIGHT_TO / 255.0) / np.log(mean / 255.0))
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    return cv2.LUT(img, lut)
+
+
 def shipped_models_dir() -> Path:
     """Where the ONNX models are: $MAHJONG_MODELS_DIR, else the source tree's models/, else the installed copy
     (``pip install .`` installs the folder as the package ``mahjong_models``)."""
@@ -385,6 +400,7 @@ class TileReader:
         """Detect and classify every tile of a decoded photo, and find which way up it is: the boxes come back
         in the pixels of the photo turned by ``det.turned`` quarter turns (``orientation.turn_image``)."""
         t = time.perf_counter()
+        img = brightened(img)
         det = self.detect(img)
         t2 = time.perf_counter()
         det = self.classify(img, det)
