@@ -119,10 +119,12 @@ def flag_rates(confidence: np.ndarray, correct: np.ndarray, below: float) -> dic
 def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: int | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every labelled `valid` tile the reader found, in one half of the photos (0: even, 1: odd, sorted by name):
-    its probabilities (every face of some ruleset), the true class and the box score. The mislabelled photos
-    are left out and the fixed labels used, as in `vision.evaluate`."""
+    its probabilities (every face of some ruleset), the true class, and whether its photo is one the dataset's
+    export squashed (no phone makes those). The mislabelled photos are left out and the fixed labels used, as in
+    `vision.evaluate`."""
     from .classes import BAD_VALID_PHOTOS, CLASS_INDEX, RF_CODES, fix_labels
     from .correction import restrict
+    from .detections import squashed
     from .evaluate import WIDEST, match
     from .labels import read_yolo
     from .orientation import turn_boxes
@@ -130,7 +132,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
 
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")
                    and not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS))[half::2][:limit]
-    probs, truth, box = [], [], []
+    probs, truth, squash = [], [], []
     for p in files:
         img = load_photo(p)
         gt, codes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
@@ -140,9 +142,9 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
         for i, j in match(turn_boxes(gt, img.shape, det.turned), det.xyxy):
             probs.append(det.probs[j])
             truth.append(CLASS_INDEX[codes[i]])
-            box.append(det.confidence[j])
+            squash.append(squashed(gt))
     n = len(CLASS_INDEX)
-    return (np.array(probs, np.float32).reshape(-1, n), np.array(truth, int), np.array(box, np.float32))
+    return np.array(probs, np.float32).reshape(-1, n), np.array(truth, int), np.array(squash, bool)
 
 
 def report(probs: np.ndarray, truth: np.ndarray, cal: Calibration) -> dict[str, object]:
@@ -169,7 +171,7 @@ def main() -> None:
     valid = rf_dir() / "valid"
     raw = TileReader(args.models, calibration=Calibration())  # the model's own probabilities
     fit_p, fit_t, _ = valid_tiles(raw, valid / "images", valid / "labels", 0, args.limit)
-    held_p, held_t, _ = valid_tiles(raw, valid / "images", valid / "labels", 1, args.limit)
+    held_p, held_t, held_sq = valid_tiles(raw, valid / "images", valid / "labels", 1, args.limit)
     if args.fit:
         t = fit_temperature(fit_p, fit_t)
         scaled = scale(fit_p, t)
@@ -181,7 +183,9 @@ def main() -> None:
     else:
         cal = Calibration.load(args.models)
     print(json.dumps({"temperature": cal.temperature, "flag_below": cal.flag_below,
-                      "fit_half": report(fit_p, fit_t, cal), "held_out_half": report(held_p, held_t, cal)}, indent=1))
+                      "fit_half": report(fit_p, fit_t, cal), "held_out_half": report(held_p, held_t, cal),
+                      "held_out_half_without_squashed_photos": report(held_p[~held_sq], held_t[~held_sq], cal)},
+                     indent=1))
 
 
 if __name__ == "__main__":
