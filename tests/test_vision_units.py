@@ -305,3 +305,20 @@ def test_groups_right_needs_each_true_group_read_as_its_own_group():
     assert partition(placed, det, split)[0]  # the fifth box is left out of every group: fine
     assert not partition(placed, det, [Group("concealed", [0, 1, 2, 3])])[0]  # two true groups read as one
     assert not partition(placed, det, split + [Group("flowers", [4])])[0]  # a box that is no tile joined a group
+
+
+def test_a_concealed_kong_shown_fully_face_down_is_a_kong_of_an_unseen_face_flagged_as_a_doubt():
+    from vision.pipeline import interpret
+
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["back", "back", "back", "back"], 560)
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    reading = interpret(det, "nanning", winner=0)
+    assert reading.hand is not None  # scored, not "hand: null"
+    kong = reading.hand["melds"][0]
+    assert kong["type"] == "kong_concealed" and len(set(kong["tiles"])) == 1
+    assert kong["tiles"][0] not in reading.hand["concealed"] + [reading.hand["winning_tile"]]
+    kong_tiles = list(range(11, 15))
+    assert set(kong_tiles) <= set(reading.doubts)  # the player is asked to check its face
+    assert any("no face" in c.reason for c in reading.corrections)

@@ -91,6 +91,29 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     return out
 
 
+def face_unshown_kongs(det: Detections, layout: Layout, codes: list[str], rules: Ruleset) -> list[Correction]:
+    """A concealed kong laid fully face down shows no face: take the likeliest playing face that no other tile
+    of the hand holds (a kong holds all four), so the hand can be scored; the score rarely depends on it, and
+    its tiles come out as doubts for the player to check."""
+    out = []
+    for g in layout.groups:
+        if g.kind != "meld" or g.meld_type != "kong_concealed" or any(codes[i] != "back" for i in g.tiles):
+            continue
+        held = {codes[i] for h in layout.groups for i in h.tiles if i not in g.tiles}
+        faces = [j for j, c in enumerate(CLASSIFIER_CODES)
+                 if c != "back" and INDEX[c] in rules.playing_set and c not in held]
+        if not faces:
+            continue
+        logp = np.log(np.maximum(det.probs[np.ix_(g.tiles, faces)], EPS)).sum(0)
+        face = CLASSIFIER_CODES[faces[int(np.argmax(logp))]]
+        for i in g.tiles:
+            out.append(Correction(i, "back", face, Said(
+                "a concealed kong shows no face: took the likeliest face no other tile holds; check it",
+                "暗槓看不到牌面：取其他牌沒有的最可能的牌；請檢查")))
+            codes[i] = face
+    return out
+
+
 def fix_melds(det: Detections, layout: Layout, codes: list[str]) -> list[Correction]:
     """Make each meld's face-up tiles agree: the jointly most probable pung/kong tile or chow."""
     out = []
@@ -140,7 +163,7 @@ def correct(det: Detections, layout: Layout, rules: Ruleset | str = DEFAULT, win
     """
     rules = as_ruleset(rules)
     codes = det.codes
-    corrections = fix_melds(det, layout, codes)
+    corrections = fix_melds(det, layout, codes) + face_unshown_kongs(det, layout, codes, rules)
     hand_tiles = [i for g in layout.groups if g.kind in ("concealed", "winning_tile") for i in g.tiles]
     n_melds = sum(1 for g in layout.groups if g.kind == "meld")
     found = _search(det, layout, codes, hand_tiles, n_melds, rules, winning, top_k, max_changes, budget)
