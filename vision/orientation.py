@@ -36,12 +36,14 @@ def turned_shape(shape: tuple[int, ...], k: int) -> tuple[int, int]:
     return (w, h) if k % 2 else (h, w)
 
 
-def landscape(det: Detections, sure: float = 0.5) -> bool:
-    """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them)."""
+def landscape(det: Detections, sure: float = 0.5, most: float = float("inf")) -> bool:
+    """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them), with a
+    median width-to-height ratio of at most ``most``."""
     xyxy = det.xyxy[det.confidence >= sure]
     if len(xyxy) < 3:
         return False
-    return float(np.median((xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6))) > 1.0
+    ratio = float(np.median((xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)))
+    return 1.0 < ratio <= most
 
 
 def upside_down(det: Detections) -> bool:

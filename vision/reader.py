@@ -43,6 +43,7 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
     return ((1 - mix[:, None]) * probs + mix[:, None] * even[None, :]).astype(np.float32)
 
 
+TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
 DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
 
 
@@ -210,11 +211,12 @@ class TileReader:
         small = downscale(img, self.zoom_max * self.imgsz)
         best = self._detect_at(small, 1.0, 1.0)
         k = 0
-        if self.photo_turn and landscape(best):
-            # tiles landscape as a rule: a photo turned by a quarter. Its rows run up the picture, where the finder,
-            # the zoomed pass and the row repair expect them across: read it turned (which way does not matter)
+        if self.photo_turn and landscape(best, most=TURNED_TILE):
+            # tiles landscape as a rule, as real tiles are when turned: a photo turned by a quarter (a photo the
+            # export stretched has far wider boxes). Its rows run up the picture, where the finder, the zoomed pass
+            # and the row repair expect them across: read it turned (which way does not matter)
             turned = self._detect_at(turn_image(small, 3), 1.0, 1.0)
-            if len(turned) and not landscape(turned) and confident_mass(turned) >= 0.8 * confident_mass(best):
+            if len(turned) and not landscape(turned) and confident_mass(turned) >= confident_mass(best):
                 small, best, k = turn_image(small, 3), turned, 3
         shape = turned_shape(img.shape, k)
         scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
