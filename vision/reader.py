@@ -199,7 +199,12 @@ class TileReader:
         self.imgsz = shape[2] if isinstance(shape[2], int) else trained
 
     def detect(self, img: np.ndarray) -> Detections:
-        """Tile boxes in image pixels (class-agnostic NMS with OpenCV).
+        """Tile boxes in image pixels (class-agnostic NMS with OpenCV); see ``_find``."""
+        return self._find(img)[0]
+
+    def _find(self, img: np.ndarray) -> tuple[Detections, int]:
+        """Tile boxes in image pixels (class-agnostic NMS with OpenCV), and the quarter turns (0 or 3) the photo was
+        read at when its tiles lay landscape as a rule.
 
         When the finder is unsure of a photo (nothing found, or mean score below ``retry_below``), the photo
         is also read squashed 2x, 4x and 8x along either axis and the surest reading is kept (``_unstretched``):
@@ -227,7 +232,7 @@ class TileReader:
         best = self._to_photo(best, scale, shape)
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
-        return best
+        return best, k
 
     def _unstretched(self, small: np.ndarray, first: Detections) -> Detections:
         """The surest reading of a photo the finder was unsure of, among it squashed 2x, 4x and 8x along either
@@ -312,16 +317,17 @@ class TileReader:
             det.xyxy[:, [1, 3]] = (det.xyxy[:, [1, 3]] / scale[1]).clip(0, shape[0])
         return det
 
-    def classify(self, img: np.ndarray, det: Detections) -> Detections:
+    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped.
         When the boxes are landscape as a rule and the classifier is surer of the crops turned upright, the
-        photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes)."""
+        photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes). ``quarter`` (3):
+        the finder already read the photo turned, so its crops are turned without reading them both ways."""
         turn, side = orientation(det.xyxy)
         crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
         logp = self._logp(crops)
-        det.turned = 0
-        if self.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
+        det.turned = quarter
+        if not quarter and self.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
             # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
             # landscape; the classifier's surer reading of the whole photo decides which
             kept = [tile_crop(img, box, turn=False)[0] for box in det.xyxy]
@@ -403,9 +409,9 @@ class TileReader:
         in the pixels of the photo turned by ``det.turned`` quarter turns (``orientation.turn_image``)."""
         t = time.perf_counter()
         img = brightened(img)
-        det = self.detect(img)
+        det, quarter = self._find(img)
         t2 = time.perf_counter()
-        det = self.classify(img, det)
+        det = self.classify(img, det, quarter)
         if self.photo_turn:
             det.xyxy = turn_boxes(det.xyxy, img.shape, det.turned)
             if upside_down(det):  # the classifier reads a tile upside down as well: the layout tells
