@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .detections import Detections
+from .layout import FLOWERS, apart_by_size, apart_from_hand, rows_of, split_groups
 
 
 def turn_image(img: np.ndarray, k: int) -> np.ndarray:
@@ -52,8 +53,6 @@ def upside_down(det: Detections) -> bool:
     then the melds (a sideways or face-down tile marks each). Upside down, the plain groups come after the melds,
     and a lone tile has plain tiles after it rather than before; a photo is turned only when the two together
     say so (no melds and no lone tile: as it is)."""
-    from .layout import FLOWERS, apart_by_size, apart_from_hand, rows_of, split_groups
-
     if len(det) < 5:
         return False
     keep = np.setdiff1d(np.arange(len(det)), apart_by_size(det))
