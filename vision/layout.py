@@ -173,14 +173,16 @@ def apart_by_size(det: Detections) -> list[int]:
 
 WALL_BACKS = 0.8  # a row this much face down (and at least 6 long) is a wall, not a hand
 HAND_ROWS_APART = 2.0  # rows of one hand lie within this many tile heights of each other
-FLOWERS_APART = 6.0  # and its flowers (f1-f8) within this many
+FLOWERS_APART = 4.0  # and its flowers within this many
+NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS) -> list[int]:
-    """Choose the hand on a table: its row with the most tile area (a wall of backs does not count), and the rows
-    within two tile heights of it (rows of ``flower_codes`` within six), of the same tile size, overlapping it
-    sideways. Every other tile (the discards, the walls, other players' melds) is not the hand. A photo whose
-    longest row has fewer than 5 tiles is left as is."""
+    """Choose the hand on a table: of its rows of five or more tiles with about the largest tiles (nearest the
+    camera; a wall of backs does not count), the longest; then the rows within two tile heights of it (rows of
+    ``flower_codes`` within four), of the same tile size, overlapping it sideways. Every other tile (the
+    discards, the walls, other players' melds) is not the hand. A photo with no row of five or more tiles is
+    left as is."""
     if len(det) < 6:
         return []
     rows = rows_of(det)
@@ -194,12 +196,14 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS) -> list[i
         return len(r) >= 6 and float(down[r].mean()) >= WALL_BACKS
 
     candidates = [r for r in rows if not wall(r)]
-    if not candidates:
+    long_rows = [r for r in candidates if len(r) >= 5]
+    if not long_rows:
         return []
-    # the hand lies nearest the camera: the most tile area in one row (a long wall farther away has smaller tiles)
-    main = max(candidates, key=lambda r: (len(r) * float(np.median(short[r])) ** 2, float(centre[r, 1].mean())))
-    if len(main) < 5:
-        return []
+    # the hand lies nearest the camera, so its tiles are the largest: of the long rows with tiles of about the
+    # largest size (the walls and discards farther off are smaller), the longest, then the lowest
+    largest = max(float(np.median(short[r])) for r in long_rows)
+    main = max((r for r in long_rows if float(np.median(short[r])) >= NEAREST * largest),
+               key=lambda r: (len(r), float(centre[r, 1].mean())))
     size, unit = float(np.median(short[main])), float(np.median(height[main]))
     x1, x2 = float(det.xyxy[main, 0].min()) - 6 * unit, float(det.xyxy[main, 2].max()) + 6 * unit
     hand = set(main)
