@@ -122,16 +122,15 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
     its probabilities (every face of some ruleset), the true class, and whether its photo is one the dataset's
     export squashed (no phone makes those). The mislabelled photos are left out and the fixed labels used, as in
     `vision.evaluate`."""
-    from .classes import BAD_VALID_PHOTOS, CLASS_INDEX, RF_CODES, fix_labels
+    from .classes import CLASS_INDEX, RF_CODES, fix_labels
     from .correction import restrict
     from .detections import squashed
-    from .evaluate import WIDEST, match
+    from .evaluate import WIDEST, match, photo_files
     from .labels import read_yolo
     from .orientation import turn_boxes
     from .photo import load_photo
 
-    files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")
-                   and not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS))[half::2][:limit]
+    files = photo_files(images)[half::2][:limit]
     probs, truth, squash = [], [], []
     for p in files:
         img = load_photo(p)

@@ -19,7 +19,7 @@ import numpy as np
 
 from scoring import RULESETS
 
-from .classes import BAD_VALID_PHOTOS, CLASSIFIER_CODES, RF_CODES, fix_labels
+from .classes import CLASSIFIER_CODES, RF_CODES, fix_labels, mislabelled
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
 from .labels import read_yolo, source_name
@@ -52,11 +52,16 @@ def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int,
     return pairs
 
 
+def photo_files(images: Path, keep_bad: bool = False) -> list[Path]:
+    """The photos of a folder, sorted by name; the mislabelled ones (classes.BAD_VALID_PHOTOS) left out unless
+    ``keep_bad``."""
+    files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    return files if keep_bad else [p for p in files if not mislabelled(p.name)]
+
+
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
              limit: int | None = None, labels_as_given: bool = False) -> dict[str, object]:
-    files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    if not keep_bad:
-        files = [p for p in files if not any(p.name.startswith(b + "_") for b in BAD_VALID_PHOTOS)]
+    files = photo_files(images, keep_bad)
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
     # per photo kind: photos, photos entirely right, labelled tiles, matched tiles, matched tiles named right

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..classes import BAD_VALID_PHOTOS, CAMERASH_CODES, CLASS_INDEX, RF_CODES, fix_labels
+from ..classes import CAMERASH_CODES, CLASS_INDEX, RF_CODES, fix_labels, mislabelled
 from ..crops import tile_crop
 from ..detections import squashed
 from ..labels import read_yolo, source_name
@@ -56,7 +56,7 @@ def load_split(split: str, drop_bad: bool = True, root: Path | None = None) -> l
     root = root or rf_dir()
     out = []
     for img in sorted((root / split / "images").glob("*.jpg")):
-        if drop_bad and any(img.name.startswith(b + "_") for b in BAD_VALID_PHOTOS):
+        if drop_bad and mislabelled(img.name):
             continue
         boxes, codes = read_yolo(root / split / "labels" / (img.stem + ".txt"), EXPORT_SIZE, EXPORT_SIZE, RF_CODES)
         if drop_bad and split == "valid":
