@@ -79,3 +79,81 @@ def washed_share(crop: np.ndarray) -> float:
     h, w = crop.shape[:2]
     inner = crop[h // 8: h - h // 8, w // 8: w - w // 8]
     return float((inner.min(2) >= 245).mean()) if inner.size else 0.0
+
+
+ROW_ANGLE_MIN, ROW_ANGLE_MAX = 4.0, 35.0  # degrees: under it an axis-aligned crop is as good; over it, ambiguous
+
+
+def row_angle(xyxy: np.ndarray) -> float:
+    """The direction the photo's rows run in, in degrees (image y down, so positive runs down to the right), from
+    the centres of side-by-side neighbours; 0 when the rows run level, or when the pairs do not agree on one
+    direction (loose tiles, a single column), so that such photos keep axis-aligned crops."""
+    if len(xyxy) < 3:
+        return 0.0
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    widths = xyxy[:, 2] - xyxy[:, 0]
+    d = centres[None, :, :] - centres[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    beside = (np.abs(d[..., 0]) >= np.abs(d[..., 1])) & (d[..., 0] > 0)  # the neighbour to the right
+    near = dist <= 1.5 * np.maximum(widths[:, None], widths[None, :])
+    dist = np.where(beside & near, dist, np.inf)
+    j = dist.argmin(1)
+    has = np.isfinite(dist[np.arange(len(xyxy)), j])
+    if has.sum() < 3:
+        return 0.0
+    pair = d[np.flatnonzero(has), j[has]]
+    angles = np.degrees(np.arctan2(pair[:, 1], pair[:, 0]))
+    med = float(np.median(angles))
+    if (np.abs(angles - med) <= 5).mean() < 0.6 or not ROW_ANGLE_MIN <= abs(med) <= ROW_ANGLE_MAX:
+        return 0.0
+    return med
+
+
+def tile_size(box: np.ndarray | tuple[float, float, float, float], angle: float) -> tuple[float, float] | None:
+    """The width and height of the tile whose axis-aligned box, turned by ``angle`` degrees, is ``box``; None where
+    no such rectangle fits (the box is too square for the angle)."""
+    bw, bh = float(box[2] - box[0]), float(box[3] - box[1])
+    c, s = np.cos(np.radians(angle)), abs(np.sin(np.radians(angle)))
+    det = c * c - s * s
+    w, h = (bw * c - bh * s) / det, (bh * c - bw * s) / det
+    return None if w < 0.3 * bw or h < 0.3 * bh else (w, h)
+
+
+def levelled(xyxy: np.ndarray, angle: float) -> np.ndarray:
+    """The boxes as they would be with the photo turned so that rows at ``angle`` degrees run level: centres turned
+    about the origin, each box its tile's own size (the layout groups rows and melds on these)."""
+    if not angle or len(xyxy) == 0:
+        return xyxy.copy()
+    a = np.radians(angle)
+    cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
+    x, y = cx * np.cos(a) + cy * np.sin(a), -cx * np.sin(a) + cy * np.cos(a)
+    out = np.empty_like(xyxy)
+    for i, box in enumerate(xyxy):
+        w, h = tile_size(box, angle) or (float(box[2] - box[0]), float(box[3] - box[1]))
+        out[i] = (x[i] - w / 2, y[i] - h / 2, x[i] + w / 2, y[i] + h / 2)
+    return out
+
+
+def oriented_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], angle: float,
+                  size: int = CROP_SIZE, pad: float = CROP_PAD, turn: bool | None = None) -> tuple[np.ndarray, bool]:
+    """Cut a tile lying along a row at ``angle`` degrees from its axis-aligned box: the tile's own rectangle (the
+    box's size undone for the turn) turned level, so the crop does not take in a neighbour's edge. Falls back to
+    ``tile_crop`` where the box cannot hold such a rectangle. Returns the crop and whether it was turned."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    wh = tile_size(box, angle)
+    if wh is None:
+        return tile_crop(img, box, size, pad, turn)
+    w, h = wh
+    pw, ph = max(2, int(round(w * (1 + 2 * pad)))), max(2, int(round(h * (1 + 2 * pad))))
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    ca, sa = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    # patch pixel (u, v) -> photo pixel: the patch's x axis runs along the row
+    m = np.array([[ca, -sa, cx - ca * pw / 2 + sa * ph / 2], [sa, ca, cy - sa * pw / 2 - ca * ph / 2]], np.float64)
+    patch = cv2.warpAffine(img, m, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    sideways = w > 1.1 * h if turn is None else turn
+    if sideways:
+        patch = cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE)
+    interp = cv2.INTER_AREA if patch.shape[0] > size else cv2.INTER_LINEAR
+    return cv2.resize(patch, (size, size), interpolation=interp), sideways

@@ -201,16 +201,22 @@ def main() -> None:
     ap.add_argument("--models", default=str(MODELS_DIR))
     ap.add_argument("--save", default=None, help="folder to write the composed photos and truths to")
     ap.add_argument("--no-repair", action="store_true", help="keep the finder's boxes as they are (ablation)")
-    ap.add_argument("--condition", default="upright", choices=[*CONDITIONS, "all"],
-                    help="change one thing about every photo (vision/conditions.py); all: one row each")
+    ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
+    ap.add_argument("--condition", default="upright",
+                    help="change one thing about every photo (vision/conditions.py: "
+                         f"{', '.join(CONDITIONS)}); all, or several with commas: one row each")
     args = ap.parse_args()
-    reader = TileReader(args.models, threads=2, repair=not args.no_repair)
+    names = list(CONDITIONS) if args.condition == "all" else args.condition.split(",")
+    unknown = [n for n in names if n not in CONDITIONS]
+    if unknown:
+        ap.error(f"unknown condition {', '.join(unknown)}; known: {', '.join(CONDITIONS)}, all")
+    reader = TileReader(args.models, threads=2, repair=not args.no_repair, oriented=not args.no_oriented)
     bank = CropBank.build(load_split("valid"), seed=args.seed)
-    if args.condition != "all":
-        print(json.dumps(evaluate(args, reader, bank, args.condition), indent=1, ensure_ascii=False))
+    if len(names) == 1:
+        print(json.dumps(evaluate(args, reader, bank, names[0]), indent=1, ensure_ascii=False))
         return
     rows = {}
-    for name in CONDITIONS:
+    for name in names:
         r = evaluate(args, reader, bank, name)
         rows[name] = {k: r[k] for k in ("hands_right_after_correction", "groups_right",
                                         "tiles_right_after_correction", "median_read_ms", "hand_chooser")}

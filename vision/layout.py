@@ -20,6 +20,7 @@ from scoring.tiles import CODES
 from scoring.tiles import FLOWERS as FLOWER_KINDS
 
 from .classes import CLASS_INDEX
+from .crops import levelled, row_angle
 from .detections import Detections
 from .said import Said
 
@@ -225,6 +226,10 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     another size (``apart_by_size``) and tiles away from the hand's rows (``apart_from_hand``: discards, walls)
     are left out of every group, with a warning that says how many."""
     rules = as_ruleset(rules)
+    angle = row_angle(det.xyxy)
+    if angle:  # rows at a slant (a photo turned in its plane): group them along their own direction
+        det = det[np.arange(len(det))]
+        det.xyxy = levelled(det.xyxy, angle)
     by_size = apart_by_size(det)
     keep = np.setdiff1d(np.arange(len(det)), by_size)
     away = [int(keep[i]) for i in apart_from_hand(det[keep], FLOWERS | {CODES[k] for k in rules.flower_kinds})]

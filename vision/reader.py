@@ -16,7 +16,7 @@ import onnxruntime as ort
 
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
-from .crops import crops_to_batch, orientation, quarter_turnable, tile_crop, washed_share
+from .crops import crops_to_batch, orientation, oriented_crop, quarter_turnable, row_angle, tile_crop, washed_share
 from .detections import Detections, box_areas, intersections
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
@@ -170,7 +170,8 @@ class TileReader:
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
                  quarter_turn_margin: float | None = 0.25, photo_turn: bool = True, repair: bool = True,
-                 not_tile_above: float = 0.5, calibration: Calibration | None = None) -> None:
+                 not_tile_above: float = 0.5, calibration: Calibration | None = None,
+                 oriented: bool = True) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -189,6 +190,7 @@ class TileReader:
         self.photo_turn = photo_turn
         self.repair = repair
         self.not_tile_above = not_tile_above
+        self.oriented = oriented
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -322,15 +324,22 @@ class TileReader:
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped.
         When the boxes are landscape as a rule and the classifier is surer of the crops turned upright, the
         photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes). ``quarter`` (3):
-        the finder already read the photo turned, so its crops are turned without reading them both ways."""
+        the finder already read the photo turned, so its crops are turned without reading them both ways.
+        Where the rows run at a slant (a photo turned in its plane), each tile is cut along its row (``oriented``).
+        """
         turn, side = orientation(det.xyxy)
-        crops = [tile_crop(img, box, turn=bool(tb))[0] for box, tb in zip(det.xyxy, turn)]
+        angle = row_angle(det.xyxy) if self.oriented else 0.0
+
+        def cut(box: np.ndarray, tb: bool) -> np.ndarray:
+            return (oriented_crop(img, box, angle, turn=tb) if angle else tile_crop(img, box, turn=tb))[0]
+
+        crops = [cut(box, bool(tb)) for box, tb in zip(det.xyxy, turn)]
         logp = self._logp(crops)
         det.turned = quarter
         if not quarter and self.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
             # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
             # landscape; the classifier's surer reading of the whole photo decides which
-            kept = [tile_crop(img, box, turn=False)[0] for box in det.xyxy]
+            kept = [cut(box, False) for box in det.xyxy]
             logp_kept = self._logp(kept)
             if logp_kept.max(1).sum() > logp.max(1).sum():
                 crops, logp = kept, logp_kept

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,24 @@ def rf_dir() -> Path:
     return shared_dir() / "data" / "chinese-mahjong-rf"
 
 
+# Tile sets of the shared photos, told apart by the photos' names (looked at on a sheet of three photos each):
+# one photographer's IMG_2023mmdd days share an ivory set in a black tray; IMG_27xx is a red-and-green set on a
+# pink mat (valid only); hand_ a green-backed set on a green table; the Facebook downloads (digits_digits_n)
+# a thick set with blue marks; *_family_ a set on white; Screenshot- a squashed video set (valid only); the rest
+# (random-letter names) web photos of mixed sets.
+DESIGNS = (("IMG_2023", r"^IMG_2023\d{4}_"), ("IMG_27xx", r"^IMG_27\d\d"), ("hand", r"^hand_"),
+           ("fb", r"^\d+_\d+_\d+_n"), ("family", r"_family_|^discards_|^one_bamboo"),
+           ("screenshot", r"^Screenshot"))
+
+
+def design(name: str) -> str:
+    """The tile set a shared photo shows, from its file name (``web`` for the mixed rest)."""
+    for label, pattern in DESIGNS:
+        if re.search(pattern, name):
+            return label
+    return "web"
+
+
 @dataclass
 class LabelledImage:
     """One photo and its boxes in pixels (x1, y1, x2, y2) with tile codes."""
@@ -43,6 +62,11 @@ class LabelledImage:
     def source(self) -> str:
         """The source photo id (all augmented copies share it)."""
         return source_name(self.path.name)
+
+    @property
+    def design(self) -> str:
+        """The tile set this photo shows (``DESIGNS``)."""
+        return design(self.path.name)
 
     @property
     def squashed(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -26,18 +27,23 @@ from .data import EXPORT_SIZE, collect_camerash, labelled_tiles, load_split
 from .synth import render_back
 
 
-def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled box of a split as a classifier crop; crops of badly stretched photos ``stretched_copies`` times.
+def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1, leave_out: str = ""
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every labelled box of a split as a classifier crop, with its label and its photo's tile set (``design``);
+    crops of badly stretched photos ``stretched_copies`` times; photos of the set ``leave_out`` left out.
 
     Such photos (tiles ten times taller than wide) are rare but their crops are the hardest: few pixels across.
     """
-    xs, ys = [], []
+    xs, ys, ds = [], [], []
     for li, img, box, code in labelled_tiles(split, drop_bad):
+        if li.design == leave_out:
+            continue
         copies = stretched_copies if li.squashed else 1
         crop, _ = tile_crop(img, box)
         xs.extend([crop] * copies)
         ys.extend([CLASS_INDEX[code]] * copies)
-    return np.stack(xs), np.array(ys, np.int64)
+        ds.extend([li.design] * copies)
+    return np.stack(xs), np.array(ys, np.int64), np.array(ds)
 
 
 def turned_crop(img: np.ndarray, box: np.ndarray, angle: float) -> np.ndarray:
@@ -55,13 +61,15 @@ def turned_crop(img: np.ndarray, box: np.ndarray, angle: float) -> np.ndarray:
     return tile_crop(patch, (out_w / 2 - bw / 2, out_h / 2 - bh / 2, out_w / 2 + bw / 2, out_h / 2 + bh / 2))[0]
 
 
-def collect_turned(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def collect_turned(split: str, copies: int, seed: int, leave_out: str = "") -> tuple[np.ndarray, np.ndarray]:
     """``copies`` crops of every labelled tile (photos the export squashed left out) turned by a random angle
     in [-90, 90) degrees; the training flips by 180 degrees add the rest of the circle. Loose tiles on a table
     lie at any angle, and the valid photos of a tile set not in train were misread most where they did."""
     rng = np.random.default_rng(seed)
     xs, ys = [], []
-    for _, img, box, code in labelled_tiles(split, squashed=False):
+    for li, img, box, code in labelled_tiles(split, squashed=False):
+        if li.design == leave_out:
+            continue
         for angle in rng.uniform(-90, 90, copies):
             xs.append(turned_crop(img, box, float(angle)))
             ys.append(CLASS_INDEX[code])
@@ -71,11 +79,11 @@ def collect_turned(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.n
 NOT_A_TILE = len(CLASSIFIER_CODES)  # the optional last class (``--not-tiles``): table, tray, cloth
 
 
-def not_tiles(split: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def not_tiles(split: str, n: int, seed: int, leave_out: str = "") -> tuple[np.ndarray, np.ndarray]:
     """Crops of tile-sized boxes that touch no labelled tile (with a margin): what the finder sometimes takes
     for a tile (a plain tray reads as the blank white dragon, a green cloth as a back)."""
     rng = np.random.default_rng(seed)
-    images = [li for li in load_split(split) if not li.squashed and len(li.boxes)]
+    images = [li for li in load_split(split) if not li.squashed and len(li.boxes) and li.design != leave_out]
     xs: list[np.ndarray] = []
     while len(xs) < n:
         li = images[int(rng.integers(len(images)))]
@@ -219,15 +227,101 @@ def blur(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tenso
     return out
 
 
-def augment(batch: torch.Tensor, gen: torch.Generator, coarse: float = 0.0, defocus: float = 0.0,
-            shear: float = 0.0) -> torch.Tensor:
-    """Lighting, colour, 180-degree turns, small shifts and scale; one-axis resolution loss for ``coarse`` of them,
-    defocus for ``defocus`` of them, and a shear up to ``shear`` (tiles seen obliquely)."""
+def glare(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """A bright elliptical spot (a lamp on a glossy tile) that washes out part of the face, for a share of crops."""
+    n, _, h, w = batch.shape
+    pick = (torch.rand(n, generator=gen) < share).view(n, 1, 1, 1)
+    yy, xx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
+    cx, cy = (torch.rand(2, n, 1, 1, generator=gen) - 0.5) * 1.4
+    ang = torch.rand(n, 1, 1, generator=gen) * np.pi
+    sx = 0.15 + 0.45 * torch.rand(n, 1, 1, generator=gen)
+    sy = sx * (0.3 + 0.7 * torch.rand(n, 1, 1, generator=gen))
+    u = (xx - cx) * torch.cos(ang) + (yy - cy) * torch.sin(ang)
+    v = -(xx - cx) * torch.sin(ang) + (yy - cy) * torch.cos(ang)
+    spot = torch.exp(-((u / sx) ** 2 + (v / sy) ** 2) ** 2)  # flat-topped: a blown-out core, a soft edge
+    strength = 0.7 + 0.6 * torch.rand(n, 1, 1, generator=gen)
+    mask = (spot * strength).clamp(0, 1).unsqueeze(1)
+    return torch.where(pick, batch + (1 - batch) * mask, batch)
+
+
+def motion(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """Motion blur along a random direction (3-9 px of a 64-px crop) for a share of the crops: a hand that moved."""
+    n, c, h, w = batch.shape
+    pick = torch.rand(n, generator=gen) < share
+    out = batch.clone()
+    idx = torch.nonzero(pick).flatten()
+    if len(idx) == 0:
+        return out
+    k = 9
+    r = torch.arange(k, dtype=torch.float32) - k // 2
+    kernels = []
+    for _ in idx:
+        length = 3 + 6 * torch.rand(1, generator=gen).item()
+        ang = torch.rand(1, generator=gen).item() * np.pi
+        yy, xx = torch.meshgrid(r, r, indexing="ij")
+        along = xx * np.cos(ang) + yy * np.sin(ang)
+        across = -xx * np.sin(ang) + yy * np.cos(ang)
+        kern = ((along.abs() <= length / 2) & (across.abs() <= 0.5)).float()
+        kernels.append(kern / kern.sum())
+    weight = torch.stack(kernels).repeat_interleave(c, 0).unsqueeze(1)  # one kernel per crop, per channel
+    x = batch[idx].reshape(1, -1, h, w)
+    x = F.conv2d(F.pad(x, (k // 2,) * 4, mode="replicate"), weight, groups=len(idx) * c)
+    out[idx] = x.reshape(len(idx), c, h, w)
+    return out
+
+
+def low_light(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """Low light for a share of the crops: dark, sensor noise, 8-bit steps, then lifted back as the reader lifts a
+    dim photo (the noise and the steps lifted with it)."""
     n = batch.shape[0]
-    if coarse:
-        batch = coarsen(batch, gen, coarse)
-    if defocus:
-        batch = blur(batch, gen, defocus)
+    pick = (torch.rand(n, generator=gen) < share).view(n, 1, 1, 1)
+    dark = 0.15 + 0.3 * torch.rand(n, 1, 1, 1, generator=gen)
+    sigma = 0.004 + 0.012 * torch.rand(n, 1, 1, 1, generator=gen)
+    x = batch * dark + torch.randn(batch.shape, generator=gen) * sigma
+    x = torch.round(x.clamp(0, 1) * 255) / 255 / dark
+    return torch.where(pick, x.clamp(0, 1), batch)
+
+
+def colour_cast(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """A strong colour cast (tungsten, shade, a coloured lamp) for a share of the crops: per-channel gains 0.65-1.3."""
+    n = batch.shape[0]
+    pick = (torch.rand(n, generator=gen) < share).view(n, 1, 1, 1)
+    gains = 0.65 + 0.65 * torch.rand(n, 3, 1, 1, generator=gen)
+    return torch.where(pick, (batch * gains).clamp(0, 1), batch)
+
+
+@dataclass
+class Conditions:
+    """Shares of the training crops given each photo condition of a real table (``augment``)."""
+
+    coarse: float = 0.0
+    defocus: float = 0.0
+    shear: float = 0.0
+    glare: float = 0.0
+    motion: float = 0.0
+    low_light: float = 0.0
+    cast: float = 0.0
+
+
+def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None = None) -> torch.Tensor:
+    """Lighting, colour, 180-degree turns, small shifts and scale; one-axis resolution loss, defocus, glare, motion
+    blur, low light and colour casts each for their share of ``cond``, and a shear up to ``cond.shear`` (tiles
+    seen obliquely)."""
+    cond = cond or Conditions()
+    shear = cond.shear
+    n = batch.shape[0]
+    if cond.coarse:
+        batch = coarsen(batch, gen, cond.coarse)
+    if cond.defocus:
+        batch = blur(batch, gen, cond.defocus)
+    if cond.motion:
+        batch = motion(batch, gen, cond.motion)
+    if cond.glare:
+        batch = glare(batch, gen, cond.glare)
+    if cond.low_light:
+        batch = low_light(batch, gen, cond.low_light)
+    if cond.cast:
+        batch = colour_cast(batch, gen, cond.cast)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     b = batch * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
     b = b * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
@@ -260,6 +354,50 @@ def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> tuple[float,
     return correct / len(x), top3 / len(x)
 
 
+def load_onnx_weights(model: TileNet, path: str) -> None:
+    """Start from a shipped ONNX classifier. Its export folded each batch norm into the convolution before it, so
+    the convolutions take the folded weights and the norms become a plain bias (unit scale, zero mean, unit
+    variance); ``freeze_norms`` must keep them so while training."""
+    import onnx  # only here: the train extra's, to read a shipped model back
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    inits = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    own_convs = [m for m in model.modules() if isinstance(m, nn.Conv2d)]
+    own_norms = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    if len(convs) != len(own_convs):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network here has {len(own_convs)}")
+    with torch.no_grad():
+        for node, conv, norm in zip(convs, own_convs, own_norms):
+            conv.weight.copy_(torch.from_numpy(inits[node.input[1]].copy()))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(inits[node.input[2]].copy()))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        gemm = next(n for n in graph.node if n.op_type == "Gemm")
+        weight, bias = inits[gemm.input[1]], inits[gemm.input[2]]
+        model.head.weight.copy_(torch.from_numpy(weight.copy()))
+        model.head.bias.copy_(torch.from_numpy(bias.copy()))
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Keep every batch norm on its running statistics (train mode elsewhere): fine-tuning a folded model."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
+def per_design(model: nn.Module, x: torch.Tensor, y: torch.Tensor, designs: np.ndarray) -> dict[str, dict]:
+    """Top-1 and top-3 of the crops of each tile set."""
+    out = {}
+    for d in sorted(set(designs.tolist())):
+        pick = torch.from_numpy(designs == d)
+        top1, top3 = evaluate(model, x[pick], y[pick])
+        out[d] = {"tiles": int(pick.sum()), "top1": top1, "top3": top3}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--epochs", type=int, default=14)
@@ -269,7 +407,9 @@ def main() -> None:
     ap.add_argument("--work", default="build/classifier")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--init", default=None, help="start from these weights (a .pt state dict) to fine-tune")
+    ap.add_argument("--init", default=None,
+                    help="start from these weights to fine-tune: a .pt state dict, or a shipped .onnx classifier "
+                         "(its batch norms are folded, so they stay frozen)")
     ap.add_argument("--stretched-copies", type=int, default=1,
                     help="train crops of photos the export squashed (tiles 3x thinner than real) this many times")
     ap.add_argument("--extra-copies", default="", metavar="CODE=N,...",
@@ -280,43 +420,64 @@ def main() -> None:
                     help="add N crops of every train tile turned by a random angle, cut as the finder boxes it")
     ap.add_argument("--textures", type=int, default=0, metavar="N",
                     help="with --not-tiles: N more not-a-tile crops of made-up surfaces (weave, stripes, speckle)")
+    ap.add_argument("--synth-faces", type=int, default=0, metavar="N",
+                    help="add N synthetic faces (CJK fonts, drawn suits, Debian's mahjongg tile sets; faces.py)")
+    ap.add_argument("--leave-out", default="", metavar="DESIGN",
+                    help="train without the photos of this tile set (data.DESIGNS) and report it apart")
     ap.add_argument("--defocus", type=float, default=0.0, help="share of training crops blurred (augmentation)")
     ap.add_argument("--shear", type=float, default=0.0, help="largest shear of training crops (augmentation)")
     ap.add_argument("--coarse", type=float, default=0.0,
                     help="share of training crops that lose resolution along one axis (augmentation)")
+    ap.add_argument("--glare", type=float, default=0.0, help="share of training crops with a glare spot")
+    ap.add_argument("--motion", type=float, default=0.0, help="share of training crops with motion blur")
+    ap.add_argument("--low-light", type=float, default=0.0, help="share of training crops in low light with noise")
+    ap.add_argument("--cast", type=float, default=0.0, help="share of training crops with a strong colour cast")
     args = ap.parse_args()
+    cond = Conditions(args.coarse, args.defocus, args.shear, args.glare, args.motion, args.low_light, args.cast)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    xt, yt = collect("train", stretched_copies=args.stretched_copies)
+    xt, yt, _ = collect("train", stretched_copies=args.stretched_copies, leave_out=args.leave_out)
     for item in filter(None, args.extra_copies.split(",")):
         code, n = item.split("=")
         pick = yt == CLASS_INDEX[code]
         xt = np.concatenate([xt] + [xt[pick]] * (int(n) - 1))
         yt = np.concatenate([yt] + [yt[pick]] * (int(n) - 1))
     if args.turned_copies:
-        xr, yr = collect_turned("train", args.turned_copies, args.seed)
+        xr, yr = collect_turned("train", args.turned_copies, args.seed, args.leave_out)
         xt, yt = np.concatenate([xt, xr]), np.concatenate([yt, yr])
+    if args.synth_faces:
+        from .faces import synth_faces
+
+        xf, yf = synth_faces(args.synth_faces, args.seed)
+        xt, yt = np.concatenate([xt, xf]), np.concatenate([yt, yf])
     xc, yc = collect_camerash()
     xb, yb = backs(1500, args.seed)
-    xv, yv = collect("valid")
+    xv, yv, dv = collect("valid")
     xvb, yvb = backs(200, args.seed + 1)
-    xn, yn = not_tiles("train", args.not_tiles, args.seed) if args.not_tiles else (xb[:0], yb[:0])
+    xn, yn = (not_tiles("train", args.not_tiles, args.seed, args.leave_out) if args.not_tiles
+              else (xb[:0], yb[:0]))
     if args.not_tiles and args.textures:
         xs_, ys_ = textures(args.textures, args.seed)
         xn, yn = np.concatenate([xn, xs_]), np.concatenate([yn, ys_])
     x_train = torch.from_numpy(crops_to_batch(list(np.concatenate([xt, xc, xc, xb, xn]))))
     y_train = torch.from_numpy(np.concatenate([yt, yc, yc, yb, yn]))
-    x_val = torch.from_numpy(crops_to_batch(list(np.concatenate([xv, xvb]))))
+    # epochs are kept by the valid crops of the sets trained on: the one left out is only reported
+    kept = dv != args.leave_out
+    x_val = torch.from_numpy(crops_to_batch(list(np.concatenate([xv[kept], xvb]))))
+    y_val = torch.from_numpy(np.concatenate([yv[kept], yvb]))
+    x_dv, y_dv = torch.from_numpy(crops_to_batch(list(xv))), torch.from_numpy(yv)
     if args.not_tiles:
-        xvn, yvn = not_tiles("valid", 500, args.seed + 1)
+        xvn, yvn = not_tiles("valid", 500, args.seed + 1, args.leave_out)
         x_vn, y_vn = torch.from_numpy(crops_to_batch(list(xvn))), torch.from_numpy(yvn)
-    y_val = torch.from_numpy(np.concatenate([yv, yvb]))
     print(f"data: {len(x_train)} train crops, {len(x_val)} valid crops ({time.time() - t0:.0f}s)", flush=True)
     model = TileNet(len(CLASSIFIER_CODES) + (1 if args.not_tiles else 0))
-    if args.init:
+    folded = bool(args.init and args.init.endswith(".onnx"))
+    if folded:
+        load_onnx_weights(model, args.init)
+    elif args.init:
         state = torch.load(args.init)
         own = model.state_dict()
         new_head = state["head.weight"].shape != own["head.weight"].shape
@@ -334,11 +495,13 @@ def main() -> None:
     log = []
     for epoch in range(args.epochs):
         model.train()
+        if folded:
+            freeze_norms(model)
         perm = torch.randperm(len(x_train), generator=gen)
         tl = 0.0
         for i in range(0, len(perm), args.batch):
             idx = perm[i:i + args.batch]
-            xb_ = augment(x_train[idx], gen, args.coarse, args.defocus, args.shear)
+            xb_ = augment(x_train[idx], gen, cond)
             loss = F.cross_entropy(model(xb_), y_train[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
@@ -350,7 +513,7 @@ def main() -> None:
                       flush=True)
         acc, top3 = evaluate(model, x_val, y_val)
         log.append({"epoch": epoch + 1, "loss": tl / len(perm), "valid_top1": acc, "valid_top3": top3,
-                    "elapsed_s": round(time.time() - t0)})
+                    "elapsed_s": round(time.time() - t0), "designs": per_design(model, x_dv, y_dv, dv)})
         if args.not_tiles:  # kept by the mean of both: naming tiles and rejecting what is not one
             log[-1]["valid_not_tiles_right"] = evaluate(model, x_vn, y_vn)[0]
             acc = (acc + log[-1]["valid_not_tiles_right"]) / 2
@@ -358,14 +521,15 @@ def main() -> None:
         torch.save(model.state_dict(), work / "last.pt")
         if acc >= best:
             best = acc
+            log[-1]["kept"] = True
             torch.save(model.state_dict(), work / "best.pt")
+        (work / "log.json").write_text(json.dumps(log, indent=1))
     model.load_state_dict(torch.load(work / "best.pt"))
     model.eval()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
     torch.onnx.export(model, dummy, args.out, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    (work / "log.json").write_text(json.dumps(log, indent=1))
     what = "mean of top-1 and not-tiles right" if args.not_tiles else "top-1"
     print(f"best valid {what} {best:.4f}; wrote {args.out}", flush=True)
 

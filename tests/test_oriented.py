@@ -1,0 +1,97 @@
+"""Rows at a slant (a photo turned in its plane): each tile is cut along its row, not as the axis-aligned box that
+takes in a neighbour's edge, and rows and melds are grouped along their own direction."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crops import levelled, oriented_crop, row_angle, tile_crop
+from vision.layout import analyse
+from vision.pipeline import read_image
+from vision.reader import TileReader
+
+from .test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
+from .test_vision_units import dets, row
+
+
+def turned_boxes(boxes: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """The axis-aligned boxes around boxes moved by the 2x3 affine ``m``."""
+    out = []
+    for x1, y1, x2, y2 in boxes:
+        pts = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], float) @ m.T
+        out.append([*pts.min(0), *pts.max(0)])
+    return np.array(out, np.float32)
+
+
+def drawn_row(n: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Numbered ivory tiles side by side on a grey table, and their boxes."""
+    img = np.full((400, 600, 3), 90, np.uint8)
+    boxes = []
+    for k in range(n):
+        x = 120 + k * 42
+        cv2.rectangle(img, (x, 170), (x + 40, 226), (230, 235, 240), -1)
+        cv2.putText(img, str(k + 1), (x + 8, 212), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 200), 3)
+        boxes.append((x, 170, x + 40, 226))
+    return img, np.array(boxes, np.float32)
+
+
+@pytest.mark.parametrize("degrees", [-20, -12, 8, 15])
+def test_the_rows_direction_is_found_and_each_tile_is_cut_along_it(degrees: float) -> None:
+    img, boxes = drawn_row()
+    m = cv2.getRotationMatrix2D((300, 200), degrees, 1.0)  # OpenCV: positive turns counter-clockwise on screen
+    slanted = cv2.warpAffine(img, m, (600, 400), borderValue=(90, 90, 90))
+    moved = turned_boxes(boxes, m)
+    angle = row_angle(moved)
+    assert angle == pytest.approx(-degrees, abs=0.5)
+    for i in (1, 3):
+        truth = tile_crop(img, boxes[i])[0].astype(int)
+        along = np.abs(oriented_crop(slanted, moved[i], angle)[0] - truth).mean()
+        axis = np.abs(tile_crop(slanted, moved[i])[0] - truth).mean()
+        assert along < 0.5 * axis  # the oriented crop is the upright tile; the box's crop is not
+    # the levelled boxes are the tiles' own boxes again, in a frame turned with the rows
+    flat = levelled(moved, angle)
+    assert np.allclose(flat[:, 2] - flat[:, 0], 40, atol=1.5) and np.allclose(flat[:, 3] - flat[:, 1], 56, atol=1.5)
+    assert np.ptp((flat[:, 1] + flat[:, 3]) / 2) < 1.0
+
+
+def test_level_rows_and_loose_tiles_keep_axis_aligned_crops() -> None:
+    _, boxes = drawn_row()
+    assert row_angle(boxes) == 0.0
+    m = cv2.getRotationMatrix2D((300, 200), -2, 1.0)  # a couple of degrees: the box crop is as good
+    assert row_angle(turned_boxes(boxes, m)) == 0.0
+    rng = np.random.default_rng(0)
+    loose = []
+    for _ in range(12):  # loose tiles at random angles: no one direction, so no guess
+        c = rng.uniform(100, 900, 2)
+        a = rng.uniform(0, 180)
+        m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), a, 1.0)
+        loose.append(turned_boxes(np.float32([[c[0] - 20, c[1] - 28, c[0] + 20, c[1] + 28]]), m)[0])
+    assert row_angle(np.array(loose)) == 0.0
+
+
+@pytest.mark.parametrize("degrees", [-12, 10])
+def test_a_slanted_hand_is_grouped_as_the_level_one(degrees: float) -> None:
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["7p", "7p", "7p"], 560, sideways={0})
+    b4, c4 = row(["E", "E", "E"], 0, y=190)
+    level = dets(b1 + b2 + b3 + b4, c1 + c2 + c3 + c4)
+    m = cv2.getRotationMatrix2D((400, 150), degrees, 1.0)
+    slanted = dets([tuple(b) for b in turned_boxes(np.array(b1 + b2 + b3 + b4, np.float32), m)], c1 + c2 + c3 + c4)
+    slanted.sideways = level.sideways
+    want, got = analyse(level, "nanning"), analyse(slanted, "nanning")
+    assert [(g.kind, g.tiles) for g in got.groups] == [(g.kind, g.tiles) for g in want.groups]
+
+
+@needs_data
+@pytest.mark.parametrize("degrees", [-10, 10])
+def test_a_composed_hand_turned_in_its_plane_reads_as_upright(composed: tuple, degrees: float) -> None:  # noqa: F811
+    img, hand, winner, ruleset = composed
+    reader = TileReader()
+    upright = read_image(img, reader, ruleset, True, winner)
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    r = read_image(cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE), reader, ruleset, True, winner)
+    assert r.hand == upright.hand
