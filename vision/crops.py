@@ -107,7 +107,12 @@ def row_angle(xyxy: np.ndarray) -> float:
     med = float(np.median(angles))
     if (np.abs(angles - med) <= 5).mean() < 0.6 or not ROW_ANGLE_MIN <= abs(med) <= ROW_ANGLE_MAX:
         return 0.0
-    return med
+    # the tiles' own shapes along that direction must be a tile's (taller than wide as a rule): a photo stretched
+    # unevenly (the shared export squashed every photo to a square) or seen at a steep angle gives shapes that
+    # no tile has, and there an axis-aligned crop is the safer cut
+    flat = levelled(xyxy, med)
+    tall = float(np.median((flat[:, 3] - flat[:, 1]) / np.maximum(flat[:, 2] - flat[:, 0], 1e-6)))
+    return med if 1.1 <= tall <= 1.9 else 0.0
 
 
 def tile_size(box: np.ndarray | tuple[float, float, float, float], angle: float) -> tuple[float, float] | None:

@@ -154,9 +154,10 @@ def main() -> None:
                     help="keep the finder's boxes as they are (no joining of split tiles, no dropping of phantoms)")
     ap.add_argument("--not-tile-above", type=float, default=0.5,
                     help="drop boxes the classifier calls 'not a tile' with more than this probability (0: never)")
+    ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
-                        not_tile_above=args.not_tile_above)
+                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented)
     if args.no_aspect_retry:
         reader.retry_below = 0.0
     if args.conf is not None:

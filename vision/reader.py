@@ -16,7 +16,16 @@ import onnxruntime as ort
 
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
-from .crops import crops_to_batch, orientation, oriented_crop, quarter_turnable, row_angle, tile_crop, washed_share
+from .crops import (
+    crops_to_batch,
+    levelled,
+    orientation,
+    oriented_crop,
+    quarter_turnable,
+    row_angle,
+    tile_crop,
+    washed_share,
+)
 from .detections import Detections, box_areas, intersections
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
@@ -327,8 +336,10 @@ class TileReader:
         the finder already read the photo turned, so its crops are turned without reading them both ways.
         Where the rows run at a slant (a photo turned in its plane), each tile is cut along its row (``oriented``).
         """
-        turn, side = orientation(det.xyxy)
         angle = row_angle(det.xyxy) if self.oriented else 0.0
+        # which tiles to turn upright, from each tile's own shape along its row (a box around a slanted tile
+        # is squarer than the tile)
+        turn, side = orientation(levelled(det.xyxy, angle))
 
         def cut(box: np.ndarray, tb: bool) -> np.ndarray:
             return (oriented_crop(img, box, angle, turn=tb) if angle else tile_crop(img, box, turn=tb))[0]
