@@ -432,6 +432,8 @@ def main() -> None:
     ap.add_argument("--motion", type=float, default=0.0, help="share of training crops with motion blur")
     ap.add_argument("--low-light", type=float, default=0.0, help="share of training crops in low light with noise")
     ap.add_argument("--cast", type=float, default=0.0, help="share of training crops with a strong colour cast")
+    ap.add_argument("--keep", choices=["best", "last"], default="best",
+                    help="export the epoch kept by the valid figure (best) or the last one")
     args = ap.parse_args()
     cond = Conditions(args.coarse, args.defocus, args.shear, args.glare, args.motion, args.low_light, args.cast)
     torch.set_num_threads(args.threads)
@@ -524,14 +526,14 @@ def main() -> None:
             log[-1]["kept"] = True
             torch.save(model.state_dict(), work / "best.pt")
         (work / "log.json").write_text(json.dumps(log, indent=1))
-    model.load_state_dict(torch.load(work / "best.pt"))
+    model.load_state_dict(torch.load(work / f"{args.keep}.pt"))
     model.eval()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
     torch.onnx.export(model, dummy, args.out, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     what = "mean of top-1 and not-tiles right" if args.not_tiles else "top-1"
-    print(f"best valid {what} {best:.4f}; wrote {args.out}", flush=True)
+    print(f"best valid {what} {best:.4f}; wrote the {args.keep} epoch to {args.out}", flush=True)
 
 
 if __name__ == "__main__":
