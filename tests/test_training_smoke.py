@@ -51,3 +51,31 @@ def test_detector_fine_tunes_for_one_tiny_epoch(tmp_path: Path):
     model.train(data=str(yaml), epochs=1, imgsz=64, batch=4, workers=0, device="cpu", project=str(tmp_path),
                 name="run", plots=False, amp=False, fraction=0.005, val=False)
     assert (tmp_path / "run" / "weights" / "last.pt").exists()
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch not installed (pip install '.[train]')")
+def test_the_shipped_classifier_loads_back_for_fine_tuning_and_conditions_augment() -> None:
+    """The folded ONNX classifier gives the same logits as the network it is loaded into, and each photo condition
+    changes the crops it is applied to and keeps them in [0, 1]."""
+    import onnxruntime as ort
+    import torch
+
+    from vision.reader import MODELS_DIR
+    from vision.training.train_classifier import Conditions, TileNet, augment, load_onnx_weights
+
+    path = MODELS_DIR / "classifier.onnx"
+    session = ort.InferenceSession(str(path))
+    n_out = session.get_outputs()[0].shape[1]
+    model = TileNet(n_out)
+    pytest.importorskip("onnx")
+    load_onnx_weights(model, str(path))
+    model.eval()
+    x = np.random.default_rng(0).random((4, 3, 64, 64), dtype=np.float32)
+    want = session.run(None, {session.get_inputs()[0].name: x})[0]
+    assert np.allclose(model(torch.from_numpy(x)).detach().numpy(), want, atol=1e-4)
+    crops = torch.from_numpy(x)
+    for name in ("glare", "motion", "low_light", "cast"):
+        out = augment(crops, torch.Generator().manual_seed(1), Conditions(**{name: 1.0}))
+        plain = augment(crops, torch.Generator().manual_seed(1), Conditions())
+        assert out.shape == crops.shape and 0 <= float(out.min()) and float(out.max()) <= 1
+        assert not torch.allclose(out, plain), name

@@ -191,6 +191,8 @@ def draw_face(code: str, rng: np.random.Generator) -> np.ndarray:
     face = np.empty((FACE_H, FACE_W, 3), np.uint8)
     face[:] = ivory
     fonts = font_faces()
+    if not fonts:
+        raise RuntimeError("no CJK font found (install fonts-wqy-zenhei, fonts-arphic-ukai or fonts-noto-cjk)")
     font = fonts[int(rng.integers(len(fonts)))]
     bold = bool(rng.random() < 0.5)
     if code[-1] == "m":
