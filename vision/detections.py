@@ -52,6 +52,14 @@ class Detections:
     def empty(cls) -> Detections:
         return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
 
+    @classmethod
+    def boxes_of(cls, parts: list[Detections]) -> Detections:
+        """The boxes of several finder passes (before classification) as one set: boxes, scores, back scores."""
+        backs = [p.back_score for p in parts]
+        return cls(np.concatenate([p.xyxy for p in parts]).astype(np.float32),
+                   np.concatenate([p.confidence for p in parts]).astype(np.float32),
+                   back_score=None if any(b is None for b in backs) else np.concatenate(backs))
+
     def copy(self) -> Detections:
         """An independent copy (the interpretation of a reading changes its probabilities)."""
         return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy(),

@@ -36,6 +36,9 @@ ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0)
 WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
 
 
+SMALL_PHOTO = 1000  # px on the long side: a photo this small may be enlarged by the zoomed pass (``zoom_small``)
+
+
 def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
     """A face washed out by glare is not read as the blank white dragon it looks like: where a crop is blown out
     and read as blank (or unsure), its probabilities are mixed with an even spread over the faces in proportion
@@ -180,7 +183,7 @@ class TileReader:
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
                  quarter_turn_margin: float | None = 0.25, photo_turn: bool = True, repair: bool = True,
                  not_tile_above: float = 0.5, calibration: Calibration | None = None,
-                 oriented: bool = True) -> None:
+                 oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -200,6 +203,8 @@ class TileReader:
         self.repair = repair
         self.not_tile_above = not_tile_above
         self.oriented = oriented
+        self.zoom_small = zoom_small
+        self.zoom_adds = zoom_adds
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -276,7 +281,12 @@ class TileReader:
         x1, y1 = (sure.xyxy[:, :2].min(0) - 1.5 * tile).clip(0).astype(int)
         x2, y2 = int(min(sure.xyxy[:, 2].max() + 1.5 * tile, w)), int(min(sure.xyxy[:, 3].max() + 1.5 * tile, h))
         area = float((x2 - x1) * (y2 - y1))
-        scale = min(self.zoom_to / tile, 1.0, float(np.sqrt(self.zoom_area * self.imgsz ** 2 / max(area, 1.0))))
+        # a small photo (a chat app's copy) may be enlarged beyond its own pixels, when its tiles have a real
+        # tile's shape (1.1-1.5 times as tall as wide; the export's squashed photos come out 1.6-1.7)
+        tall = float(np.median(sure.sizes[:, 1] / np.maximum(sure.sizes[:, 0], 1e-6)))
+        beyond = self.zoom_small if max(h, w) < SMALL_PHOTO and 1.1 <= tall <= 1.5 else 1.0
+        scale = min(self.zoom_to / tile, beyond,
+                    float(np.sqrt(self.zoom_area * self.imgsz ** 2 / max(area, 1.0))))
         if scale < 2 * first:  # not worth a second pass (or the photo has no more detail to give)
             return det
         part = self._detect_at(small[y1:y2, x1:x2], 1.0, 1.0, scale)
@@ -287,6 +297,12 @@ class TileReader:
         if len(part) < 0.75 * len(sure):  # the enlarged pass went wrong (rare): keep the first
             return det
         part.xyxy += np.array([x1, y1, x1, y1], np.float32)
+        # the enlarged pass adds to the first, not replaces it: a sure first-pass tile that no enlarged box
+        # overlaps (a blank white dragon or a face-down tile the enlarged pass scored under its cut) is kept
+        inter = intersections(sure.xyxy, part.xyxy)
+        lost = inter.max(1) < 0.3 * box_areas(sure.xyxy) if len(part) else np.ones(len(sure), bool)
+        if self.zoom_adds and lost.any():
+            part = Detections.boxes_of([part, sure[lost]])
         return part
 
     def _nms(self, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
