@@ -310,18 +310,10 @@ def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None =
     cond = cond or Conditions()
     shear = cond.shear
     n = batch.shape[0]
-    if cond.coarse:
-        batch = coarsen(batch, gen, cond.coarse)
-    if cond.defocus:
-        batch = blur(batch, gen, cond.defocus)
-    if cond.motion:
-        batch = motion(batch, gen, cond.motion)
-    if cond.glare:
-        batch = glare(batch, gen, cond.glare)
-    if cond.low_light:
-        batch = low_light(batch, gen, cond.low_light)
-    if cond.cast:
-        batch = colour_cast(batch, gen, cond.cast)
+    for share, apply in ((cond.coarse, coarsen), (cond.defocus, blur), (cond.motion, motion), (cond.glare, glare),
+                         (cond.low_light, low_light), (cond.cast, colour_cast)):
+        if share:  # in this order, each drawing from the generator only when used (the shipped runs' order)
+            batch = apply(batch, gen, share)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     b = batch * gain + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
     b = b * (0.9 + 0.2 * torch.rand(n, 3, 1, 1, generator=gen))
