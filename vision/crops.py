@@ -23,10 +23,15 @@ def tile_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, floa
     xb, yb = min(w, int(round(x2 + px))), min(h, int(round(y2 + py)))
     crop = img[ya:max(yb, ya + 1), xa:max(xb, xa + 1)]
     sideways = bw > 1.1 * bh if turn is None else turn
+    return _as_crop(crop, sideways, size), sideways
+
+
+def _as_crop(patch: np.ndarray, sideways: bool, size: int) -> np.ndarray:
+    """A cut-out tile as the classifier's square crop: turned upright when it lies sideways, then resized."""
     if sideways:
-        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-    interp = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
-    return cv2.resize(crop, (size, size), interpolation=interp), sideways
+        patch = cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE)
+    interp = cv2.INTER_AREA if patch.shape[0] > size else cv2.INTER_LINEAR
+    return cv2.resize(patch, (size, size), interpolation=interp)
 
 
 def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
@@ -158,7 +163,4 @@ def oriented_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, 
     patch = cv2.warpAffine(img, m, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_REPLICATE)
     sideways = w > 1.1 * h if turn is None else turn
-    if sideways:
-        patch = cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE)
-    interp = cv2.INTER_AREA if patch.shape[0] > size else cv2.INTER_LINEAR
-    return cv2.resize(patch, (size, size), interpolation=interp), sideways
+    return _as_crop(patch, sideways, size), sideways

@@ -299,10 +299,10 @@ class TileReader:
         part.xyxy += np.array([x1, y1, x1, y1], np.float32)
         # the enlarged pass adds to the first, not replaces it: a sure first-pass tile that no enlarged box
         # overlaps (a blank white dragon or a face-down tile the enlarged pass scored under its cut) is kept
-        inter = intersections(sure.xyxy, part.xyxy)
-        lost = inter.max(1) < 0.3 * box_areas(sure.xyxy) if len(part) else np.ones(len(sure), bool)
-        if self.zoom_adds and lost.any():
-            part = Detections.boxes_of([part, sure[lost]])
+        if self.zoom_adds:  # (part holds at least one box here: sure has two or more)
+            lost = intersections(sure.xyxy, part.xyxy).max(1) < 0.3 * box_areas(sure.xyxy)
+            if lost.any():
+                part = Detections.boxes_of([part, sure[lost]])
         return part
 
     def _nms(self, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
