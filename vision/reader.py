@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from .crops import (
     washed_share,
 )
 from .detections import Detections, box_areas, intersections
+from .glare import deglared
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
 
@@ -39,11 +41,16 @@ WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face s
 SMALL_PHOTO = 1000  # px on the long side: a photo this small may be enlarged by the zoomed pass (``zoom_small``)
 
 
-def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
+GLARE_T = 3.0  # temperature of the reading of a de-glared crop: a hint among faces, never a confident answer
+
+
+def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray | None = None) -> np.ndarray:
     """A face washed out by glare is not read as the blank white dragon it looks like: where a crop is blown out
-    and read as blank (or unsure), its probabilities are mixed with an even spread over the faces in proportion
-    to how much is blown out (up to 90 %), so the rule-aware correction leans on the hand and the page flags the
-    tile instead of a confident guess."""
+    and read as blank (or unsure), its probabilities are mixed with a spread over the faces in proportion to how
+    much is blown out (up to 90 %), so the rule-aware correction leans on the hand and the page flags the tile
+    instead of a confident guess. The spread is even, or half even and half ``hint`` (per row: the flattened
+    reading of the crop with the glare veil taken off, ``glare.deglared``), so that among the faces the hand
+    allows, the one the washed face still shows traces of comes first."""
     mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * 0.9
     if not len(probs) or not mix.any():
         return probs
@@ -52,7 +59,12 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray) -> np.ndarray:
     even = np.ones(probs.shape[1], np.float32)
     even[BACK] = 0.0
     even /= even.sum()
-    return ((1 - mix[:, None]) * probs + mix[:, None] * even[None, :]).astype(np.float32)
+    spread = np.broadcast_to(even, probs.shape)
+    if hint is not None:
+        h = hint.copy()
+        h[:, BACK] = 0.0
+        spread = 0.5 * spread + 0.5 * h / np.maximum(h.sum(1, keepdims=True), 1e-9)
+    return ((1 - mix[:, None]) * probs + mix[:, None] * spread).astype(np.float32)
 
 
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
@@ -183,7 +195,8 @@ class TileReader:
                  zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
                  quarter_turn_margin: float | None = 0.25, photo_turn: bool = True, repair: bool = True,
                  not_tile_above: float = 0.5, calibration: Calibration | None = None,
-                 oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True) -> None:
+                 oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
+                 deglare: bool = True) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -205,6 +218,7 @@ class TileReader:
         self.oriented = oriented
         self.zoom_small = zoom_small
         self.zoom_adds = zoom_adds
+        self.deglare = deglare
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -344,21 +358,23 @@ class TileReader:
             det.xyxy[:, [1, 3]] = (det.xyxy[:, [1, 3]] / scale[1]).clip(0, shape[0])
         return det
 
-    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0) -> Detections:
+    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0, clear: np.ndarray | None = None
+                 ) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped.
         When the boxes are landscape as a rule and the classifier is surer of the crops turned upright, the
         photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes). ``quarter`` (3):
         the finder already read the photo turned, so its crops are turned without reading them both ways.
         Where the rows run at a slant (a photo turned in its plane), each tile is cut along its row (``oriented``).
+        ``clear``: the photo with its glare veil taken off (``glare.deglared``), when ``read`` made it already.
         """
         angle = row_angle(det.xyxy) if self.oriented else 0.0
         # which tiles to turn upright, from each tile's own shape along its row (a box around a slanted tile
         # is squarer than the tile)
         turn, side = orientation(levelled(det.xyxy, angle))
 
-        def cut(box: np.ndarray, tb: bool) -> np.ndarray:
-            return (oriented_crop(img, box, angle, turn=tb) if angle else tile_crop(img, box, turn=tb))[0]
+        def cut(box: np.ndarray, tb: bool, src: np.ndarray = img) -> np.ndarray:
+            return (oriented_crop(src, box, angle, turn=tb) if angle else tile_crop(src, box, turn=tb))[0]
 
         crops = [cut(box, bool(tb)) for box, tb in zip(det.xyxy, turn)]
         logp = self._logp(crops)
@@ -369,7 +385,7 @@ class TileReader:
             kept = [cut(box, False) for box in det.xyxy]
             logp_kept = self._logp(kept)
             if logp_kept.max(1).sum() > logp.max(1).sum():
-                crops, logp = kept, logp_kept
+                crops, logp, turn = kept, logp_kept, np.zeros(len(det), bool)
             else:
                 det.turned = 3  # the crops were turned clockwise: so is the photo (3 counter-clockwise turns)
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
@@ -389,10 +405,28 @@ class TileReader:
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
         det.probs = self.calibration.apply(det.probs)
-        det.probs = unsure_where_washed(det.probs, np.array([washed_share(c) for c in crops]))
+        washed = np.array([washed_share(c) for c in crops])
+        hint = self._deglared_hint(
+            lambda src: [cut(box, bool(tb), src) for box, tb in zip(det.xyxy, turn)], img, washed, clear)
+        det.probs = unsure_where_washed(det.probs, washed, hint)
         if not_tile is not None and self.not_tile_above:
             det = det[not_tile <= self.not_tile_above]
         return det
+
+    def _deglared_hint(self, cut_all: Callable[[np.ndarray], list[np.ndarray]], img: np.ndarray,
+                       washed: np.ndarray, clear: np.ndarray | None = None) -> np.ndarray | None:
+        """For the crops glare washed out (``washed`` over ``WASHED_FROM``): the classifier's reading of the same
+        crops (``cut_all(photo)``) cut from the photo with the glare veil taken off, flattened by ``GLARE_T`` (a
+        hint, see ``unsure_where_washed``); rows of other crops are even. None when no crop is washed out."""
+        idx = np.flatnonzero(washed > WASHED_FROM)
+        if not self.deglare or not len(idx):
+            return None
+        crops = cut_all(deglared(img) if clear is None else clear)
+        logp = self._logp([crops[i] for i in idx])[:, :len(CLASSIFIER_CODES)] / GLARE_T
+        hint = np.ones((len(washed), len(CLASSIFIER_CODES)), np.float32)
+        e = np.exp(logp - logp.max(1, keepdims=True))
+        hint[idx] = e / e.sum(1, keepdims=True)
+        return hint
 
     def _logp(self, crops: list[np.ndarray]) -> np.ndarray:
         """Classifier log-probabilities of crops, in batches."""
@@ -445,9 +479,12 @@ class TileReader:
         in the pixels of the photo turned by ``det.turned`` quarter turns (``orientation.turn_image``)."""
         t = time.perf_counter()
         img = brightened(img)
-        det, quarter = self._find(img)
+        # the finder reads the photo with any glare veil taken off (tile edges under a highlight come back); the
+        # classifier reads the photo as it is, and the de-glared crops only as a hint for washed-out faces
+        clear = deglared(img) if self.deglare else img
+        det, quarter = self._find(clear)
         t2 = time.perf_counter()
-        det = self.classify(img, det, quarter)
+        det = self.classify(img, det, quarter, clear)
         if self.photo_turn:
             det.xyxy = turn_boxes(det.xyxy, img.shape, det.turned)
             if upside_down(det):  # the classifier reads a tile upside down as well: the layout tells

@@ -1,0 +1,75 @@
+"""Glare: the white veil a specular highlight lays over glossy tiles is taken off where the faces are still there
+under it (``vision.glare``), what the sensor blew out stays white, and a face glare washed out is flagged with the
+trace it still shows as the first hint, never read as a confident blank."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
+from vision.conditions import glare
+from vision.glare import deglared, veil
+from vision.reader import unsure_where_washed
+
+
+def table(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A green mat with a row of ivory tiles, each with dark strokes; and the tiles' boxes."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((480, 900, 3), np.uint8)
+    img[:] = (40, 110, 30)
+    boxes = []
+    for i in range(12):
+        x1, y1 = 60 + 66 * i, 200
+        img[y1:y1 + 84, x1:x1 + 62] = (205, 220, 228)
+        for _ in range(5):  # ink strokes
+            sx, sy = x1 + 8 + int(rng.integers(40)), y1 + 8 + int(rng.integers(60))
+            img[sy:sy + 6, sx:sx + 14] = (30, 30, 160) if rng.random() < 0.5 else (20, 20, 20)
+        boxes.append([x1, y1, x1 + 62, y1 + 84])
+    return img, np.float32(boxes)
+
+
+def test_a_photo_without_a_blown_out_spot_is_left_as_it_is() -> None:
+    img, _ = table()
+    assert veil(img) is None
+    assert deglared(img) is img
+
+
+def test_the_veil_of_a_glare_spot_is_taken_off_the_faces_under_it() -> None:
+    img, boxes = table()
+    washed, _ = glare(img, boxes, np.random.default_rng(3))
+    out = deglared(washed)
+    spot = np.abs(washed.astype(int) - img.astype(int)).max(2) > 30  # where the veil changed the picture
+    faces = np.zeros(img.shape[:2], bool)
+    for x1, y1, x2, y2 in boxes.astype(int):
+        faces[y1:y2, x1:x2] = True
+    where = spot & faces
+    assert where.sum() > 500
+    before = np.abs(washed.astype(int) - img.astype(int))[where].mean()
+    after = np.abs(out.astype(int) - img.astype(int))[where].mean()
+    assert after < 0.5 * before, (before, after)
+    # the ink under the spot is dark again: the face's contrast is back
+    ink = where & (img.max(2) < 170)
+    assert out[ink].mean() < washed[ink].mean() - 60
+
+
+def test_what_the_sensor_blew_out_stays_white() -> None:
+    img, boxes = table()
+    img[230:260, 300:340] = 255  # clipped: nothing is left to recover
+    out = deglared(img)
+    assert (out[235:255, 305:335] == 255).all()
+
+
+def test_a_washed_face_is_unsure_and_its_trace_comes_first() -> None:
+    n = len(CLASSIFIER_CODES)
+    probs = np.full((2, n), 0.001, np.float32)
+    probs[:, CLASS_INDEX["P"]] = 1.0  # read as the blank white dragon it looks like
+    probs /= probs.sum(1, keepdims=True)
+    hint = np.ones((2, n), np.float32)
+    hint[0, CLASS_INDEX["7p"]] = 3.0  # the de-glared crop still shows traces of 7p
+    hint /= hint.sum(1, keepdims=True)
+    out = unsure_where_washed(probs, np.float32([0.6, 0.0]), hint)
+    assert out[0].max() < 0.5  # flagged on the page, the rule-aware correction leans on the hand
+    faces = [c for c in CLASSIFIER_CODES if c != "P"]
+    assert max(faces, key=lambda c: out[0, CLASS_INDEX[c]]) == "7p"
+    assert np.allclose(out[1], probs[1])  # a clean crop keeps its reading
+    assert np.allclose(out.sum(1), 1.0, atol=1e-5)

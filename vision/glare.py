@@ -1,0 +1,94 @@
+"""Glare: a specular highlight on glossy tiles lays a white veil over part of a photo (``out = in * (1 - a) +
+255 * a``, with ``a`` falling off smoothly from the spot). Where the veil is not total, the faces under it are still
+there at a fraction of their contrast; ``deglared`` estimates the veil around blown-out spots and takes it off, so
+that the finder sees the tiles' edges and the classifier their ink. Pixels blown out to white in every channel
+stay white: what the sensor clipped cannot be recovered, and the reader flags those tiles (``reader.
+unsure_where_washed``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+BLOWN = 245  # a pixel this bright in every channel is blown out (real tile faces stay under it in some channel)
+SPOT_SHARE = 2e-4  # share of the photo that must be blown out before anything is done (a few tiles' worth less)
+MIN_CLEAR = 0.06  # under the thickest veil, contrast is stretched at most 1 / MIN_CLEAR times (noise grows too)
+WORK_SIDE = 512  # the veil is estimated on a copy this large on its long side (it is smooth)
+FACE, FACE_MAX = 215.0, 235.0  # a tile face's background grey (darkest channel) when none is seen; the most taken
+
+
+def veil(img: np.ndarray) -> np.ndarray | None:
+    """The veil's strength ``a`` (0..1, float32, ``img``'s size) around the photo's blown-out spots, or None when
+    the photo has none (see ``_veil_small``)."""
+    found = _veil_small(img)
+    if found is None:
+        return None
+    h, w = img.shape[:2]
+    return cv2.resize(found, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _veil_small(img: np.ndarray) -> np.ndarray | None:
+    """The veil on a copy at most ``WORK_SIDE`` on its long side (it is smooth). Measured on tile faces: a face's
+    background (its median grey, ink aside) is raised by the veil from the level the faces around the spots show,
+    ``bg = face * (1 - a) + 255 * a``."""
+    h, w = img.shape[:2]
+    step = max(1, max(h, w) // WORK_SIDE)
+    sample = cv2.resize(img, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST)
+    if cv2.countNonZero(_darkest(sample) >= BLOWN) < SPOT_SHARE * sample.shape[0] * sample.shape[1]:
+        return None  # a cheap look first: most photos have no blown-out spot
+    small = img
+    while max(small.shape[:2]) >= 2 * WORK_SIDE:  # Gaussian halving: far faster than area averaging at 12 MP
+        small = cv2.pyrDown(small)
+    f = WORK_SIDE / max(small.shape[:2])
+    if f < 1:
+        small = cv2.resize(small, (max(1, round(small.shape[1] * f)), max(1, round(small.shape[0] * f))),
+                           interpolation=cv2.INTER_AREA)
+    low = _darkest(small)
+    blown = low >= BLOWN
+    if blown.mean() < SPOT_SHARE:
+        return None
+    k = max(3, round(max(low.shape) / 60) | 1)  # about half a tile of a hand that fills the photo
+    bg = cv2.medianBlur(low, k)
+    reach = cv2.getStructuringElement(cv2.MORPH_RECT, (6 * k + 1, 6 * k + 1))
+    near = cv2.dilate(blown.astype(np.uint8), reach)
+    ring = cv2.dilate(near, reach) > near
+    # the faces' own background level: the bright end of what lies just beyond the spots' reach
+    face = float(np.percentile(bg[ring], 90)) if ring.any() else FACE
+    face = min(max(face, 120.0), FACE_MAX)
+    a = np.clip((bg.astype(np.float32) - face) / (255.0 - face), 0.0, 1.0)
+    a = cv2.GaussianBlur(a, (0, 0), k / 2)  # the veil is smooth
+    return a * near.astype(np.float32)  # nothing far from a spot
+
+
+def _darkest(img: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel (a pixel is blown out when even that one is near white)."""
+    if img.ndim == 2:
+        return img
+    b, g, r = cv2.split(img)[:3]
+    return cv2.min(cv2.min(b, g), r)
+
+
+def deglared(img: np.ndarray) -> np.ndarray:
+    """The photo with the glare veil around its blown-out spots taken off; a photo without a blown-out spot is
+    returned as it is (the same object). Only the part the veil reaches is computed at full size."""
+    small = _veil_small(img)
+    if small is None:
+        return img
+    rows, cols = np.nonzero(small > 0.02)
+    if not len(rows):
+        return img
+    h, w = img.shape[:2]
+    fy, fx = h / small.shape[0], w / small.shape[1]
+    y1, y2 = int(rows.min() * fy), min(h, int(np.ceil((rows.max() + 1) * fy)))
+    x1, x2 = int(cols.min() * fx), min(w, int(np.ceil((cols.max() + 1) * fx)))
+    # the small veil resized to the photo, only over its reach (the same sampling as a whole-photo resize)
+    sy, sx = (np.arange(y1, y2) + 0.5) / fy - 0.5, (np.arange(x1, x2) + 0.5) / fx - 0.5
+    a = cv2.remap(small, *np.meshgrid(sx.astype(np.float32), sy.astype(np.float32)), cv2.INTER_LINEAR,
+                  borderMode=cv2.BORDER_REPLICATE)
+    part = img[y1:y2, x1:x2].astype(np.float32)
+    clear = np.maximum(1.0 - a, MIN_CLEAR)
+    if part.ndim == 3:
+        clear = clear[..., None]
+    out = img.copy()
+    out[y1:y2, x1:x2] = np.clip(255.0 - (255.0 - part) / clear, 0, 255).astype(np.uint8)
+    return out
