@@ -5,11 +5,17 @@ trace it still shows as the first hint, never read as a confident blank."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.conditions import glare
+from vision.evaluate import match
+from vision.evaluate_hands import normal
 from vision.glare import deglared, veil
-from vision.reader import unsure_where_washed
+from vision.pipeline import read_image
+from vision.reader import TileReader, unsure_where_washed
+
+from .test_orientation import composed_hand, needs_data
 
 
 def table(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -73,3 +79,23 @@ def test_a_washed_face_is_unsure_and_its_trace_comes_first() -> None:
     assert max(faces, key=lambda c: out[0, CLASS_INDEX[c]]) == "7p"
     assert np.allclose(out[1], probs[1])  # a clean crop keeps its reading
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
+
+
+@needs_data
+@pytest.mark.parametrize("tile", [0, 9, 14])
+def test_a_glare_spot_on_a_tile_of_a_real_hand_is_found_and_flagged(composed_placed: tuple, tile: int) -> None:
+    """A spot on the concealed row, on a concealed kong and on an exposed kong of a composed hand (real `valid`
+    crops): the finder still finds the tile under it, the page flags it, and the hand is read exactly."""
+    img, placed, hand, winner = composed_placed
+    washed, _ = glare(img, np.float32([placed[tile].box]), np.random.default_rng(0))
+    r = read_image(washed, TileReader(), "nanning", True, winner)
+    found = dict(match(np.float32([p.box for p in placed]), r.det.xyxy))
+    assert tile in found
+    assert found[tile] in r.doubts
+    assert normal(r.hand) == normal(hand)
+
+
+@pytest.fixture(scope="module")
+def composed_placed() -> tuple:
+    """The composed hand of ``test_orientation``, with where each tile lies."""
+    return composed_hand()

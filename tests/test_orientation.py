@@ -87,10 +87,9 @@ def test_a_real_photo_turned_each_way_without_exif_is_read_upright(k: int) -> No
     assert sum(det.codes[j] == codes[i] for i, j in pairs) >= 0.95 * len(gt)
 
 
-@pytest.fixture(scope="module")
-def composed() -> tuple[np.ndarray, dict, int, str]:
+def composed_hand() -> tuple[np.ndarray, list, dict, int]:
     """A composed winning hand with claimed melds, laid out as the page asks (the winning tile at the right of
-    the concealed tiles, then the melds), made of real `valid` crops."""
+    the concealed tiles, then the melds), made of real `valid` crops: photo, placed tiles, hand, winner."""
     from vision.evaluate_hands import table_groups, truth_case
     from vision.training.data import load_split
     from vision.training.synth import CropBank, compose
@@ -101,7 +100,14 @@ def composed() -> tuple[np.ndarray, dict, int, str]:
         hand, winner = truth_case(rng, "nanning")
         if any(m["from"] is not None and (m["from"] - winner) % 4 in (1, 3) for m in hand["melds"]):
             break
-    img, _ = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True)
+    img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True)
+    return img, placed, hand, winner
+
+
+@pytest.fixture(scope="module")
+def composed() -> tuple[np.ndarray, dict, int, str]:
+    """``composed_hand``'s photo, hand and winner, and its ruleset."""
+    img, _, hand, winner = composed_hand()
     return img, hand, winner, "nanning"
 
 
