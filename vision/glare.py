@@ -27,6 +27,22 @@ def veil(img: np.ndarray) -> np.ndarray | None:
     return cv2.resize(found, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def veil_of_boxes(img: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """The mean veil strength over each box (0 everywhere in a photo without a blown-out spot)."""
+    small = _veil_small(img)
+    out = np.zeros(len(xyxy), np.float32)
+    if small is None or not len(xyxy):
+        return out
+    h, w = img.shape[:2]
+    f = np.array([small.shape[1] / w, small.shape[0] / h] * 2, np.float32)
+    for i, b in enumerate(np.asarray(xyxy, np.float32) * f):
+        x1, y1 = int(max(0, np.floor(b[0]))), int(max(0, np.floor(b[1])))
+        x2, y2 = int(max(x1 + 1, np.ceil(b[2]))), int(max(y1 + 1, np.ceil(b[3])))
+        part = small[y1:y2, x1:x2]
+        out[i] = float(part.mean()) if part.size else 0.0
+    return out
+
+
 def _veil_small(img: np.ndarray) -> np.ndarray | None:
     """The veil on a copy at most ``WORK_SIDE`` on its long side (it is smooth). Measured on tile faces: a face's
     background (its median grey, ink aside) is raised by the veil from the level the faces around the spots show,

@@ -28,7 +28,7 @@ from .crops import (
     washed_share,
 )
 from .detections import Detections, box_areas, intersections
-from .glare import deglared
+from .glare import deglared, veil_of_boxes
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
 
@@ -41,6 +41,8 @@ WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face s
 SMALL_PHOTO = 1000  # px on the long side: a photo this small may be enlarged by the zoomed pass (``zoom_small``)
 
 
+VEILED = 0.3  # the mean veil strength over a tile from which its de-glared crop is read too
+WASHED_MIX = 0.9  # the most a washed face's reading is spread
 GLARE_T = 3.0  # temperature of the reading of a de-glared crop: a hint among faces, never a confident answer
 
 
@@ -51,7 +53,7 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray 
     instead of a confident guess. The spread is even, or half even and half ``hint`` (per row: the flattened
     reading of the crop with the glare veil taken off, ``glare.deglared``), so that among the faces the hand
     allows, the one the washed face still shows traces of comes first."""
-    mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * 0.9
+    mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * WASHED_MIX
     if not len(probs) or not mix.any():
         return probs
     # a face still read clearly is a bright photo, not a lost face: only a blank reading or an unsure one spreads
@@ -388,6 +390,11 @@ class TileReader:
                 crops, logp, turn = kept, logp_kept, np.zeros(len(det), bool)
             else:
                 det.turned = 3  # the crops were turned clockwise: so is the photo (3 counter-clockwise turns)
+        if clear is not None and clear is not img and VEILED < 1:
+            # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
+            veiled = np.flatnonzero(veil_of_boxes(img, det.xyxy) >= VEILED)
+            if len(veiled):
+                logp[veiled] = (logp[veiled] + self._logp([cut(det.xyxy[i], bool(turn[i]), clear) for i in veiled])) / 2
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None
