@@ -79,3 +79,17 @@ def test_the_shipped_classifier_loads_back_for_fine_tuning_and_conditions_augmen
         plain = augment(crops, torch.Generator().manual_seed(1), Conditions())
         assert out.shape == crops.shape and 0 <= float(out.min()) and float(out.max()) <= 1
         assert not torch.allclose(out, plain), name
+
+
+@pytest.mark.skipif(not (HAS_TORCH and HAS_ULTRA), reason="torch / ultralytics not installed (pip install '.[train]')")
+@pytest.mark.skipif(not WEIGHTS.exists(), reason=f"{WEIGHTS} not found (set MAHJONG_SHARED)")
+def test_the_shipped_finder_is_rebuilt_trainable_and_gives_the_same_boxes() -> None:
+    """A new finder stage starts from the shipped ONNX file: the rebuilt model (batch norms unfolded) reads
+    photos as the file does."""
+    from vision.reader import MODELS_DIR
+    from vision.training.data import load_split
+    from vision.training.finder_onnx import check, rebuild
+
+    photos = [li.path for li in load_split("train")[:4]]
+    model = rebuild(str(MODELS_DIR / "detector.onnx"), str(WEIGHTS), photos)
+    assert check(model, str(MODELS_DIR / "detector.onnx"), [li.path for li in load_split("valid")[:2]]) < 1e-2

@@ -25,7 +25,8 @@ def _bbox(points: np.ndarray) -> Boxes:
     return np.concatenate([points.min(1), points.max(1)], 1).astype(np.float32)
 
 
-def _homography(img: np.ndarray, boxes: Boxes, m: np.ndarray) -> tuple[np.ndarray, Boxes]:
+def homography(img: np.ndarray, boxes: Boxes, m: np.ndarray) -> tuple[np.ndarray, Boxes]:
+    """The photo warped by the 3x3 matrix ``m``, and each box as the box around its warped corners."""
     h, w = img.shape[:2]
     out = cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     pts = cv2.perspectiveTransform(_corners(boxes).reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 4, 2)
@@ -47,7 +48,7 @@ def tilt(degrees: float) -> Callable:
         inset, drop = 0.5 * w * (1 - 1 / (1 + 0.55 * t)), h * 0.28 * t / (1 + t)
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         dst = np.float32([[inset, drop], [w - inset, drop], [w, h], [0, h]])
-        return _homography(img, boxes, cv2.getPerspectiveTransform(src, dst))
+        return homography(img, boxes, cv2.getPerspectiveTransform(src, dst))
     return apply
 
 
@@ -56,7 +57,7 @@ def rotate(degrees: float) -> Callable:
     def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
         h, w = img.shape[:2]
         m = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), [0, 0, 1]]).astype(np.float32)
-        return _homography(img, boxes, m)
+        return homography(img, boxes, m)
     return apply
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .data import load_split, shared_dir
 from .synth import CropBank, compose, random_table_groups
+from .table_aug import table_conditions
 
 
 def offline_env(work: Path) -> None:
@@ -43,8 +44,19 @@ def yolo_rows(boxes: np.ndarray, classes: list[int], w: int, h: int) -> str:
     return "\n".join(rows) + ("\n" if rows else "")
 
 
-def build_dataset(work: Path, n_synth: int, seed: int) -> Path:
-    """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml."""
+def write_example(folder: Path, name: str, img: np.ndarray, boxes: np.ndarray, classes: list[int]) -> None:
+    """One training photo and its YOLO label file (boxes cut to the photo; slivers under 4 px dropped)."""
+    h, w = img.shape[:2]
+    boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+    keep = [i for i, b in enumerate(boxes) if b[2] - b[0] > 4 and b[3] - b[1] > 4]
+    cv2.imwrite(str(folder / "images" / f"{name}.jpg"), img)
+    (folder / "labels" / f"{name}.txt").write_text(yolo_rows(boxes[keep], [classes[i] for i in keep], w, h))
+
+
+def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, real_copies: int = 0) -> Path:
+    """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml. ``conditions``:
+    the share of composites given one or two photo conditions (``table_aug``: tilt, glare, shake, defocus, dim
+    light, colour cast); ``real_copies``: that many extra copies of random `train` photos, each with conditions."""
     root = work / "data"
     if root.exists():
         shutil.rmtree(root)
@@ -62,11 +74,18 @@ def build_dataset(work: Path, n_synth: int, seed: int) -> Path:
     bank = CropBank.build(train, seed=seed)
     for i in range(n_synth):
         img, placed = compose(random_table_groups(rng), bank, rng, two_rows=rng.random() < 0.4, fit=False)
-        name = f"synth_{i:05d}"
-        cv2.imwrite(str(root / "train" / "images" / f"{name}.jpg"), img)
         boxes = np.array([p.box for p in placed], np.float32).reshape(-1, 4)
         cls = [1 if p.code == "back" else 0 for p in placed]
-        (root / "train" / "labels" / f"{name}.txt").write_text(yolo_rows(boxes, cls, img.shape[1], img.shape[0]))
+        if rng.random() < conditions:
+            img, boxes, _ = table_conditions(img, boxes, rng)
+        write_example(root / "train", f"synth_{i:05d}", img, boxes, cls)
+    for i in range(real_copies):
+        li = train[int(rng.integers(len(train)))]
+        img = cv2.imread(str(li.path))
+        if img is None:
+            continue
+        img, boxes, _ = table_conditions(img, li.boxes.astype(np.float32), rng)
+        write_example(root / "train", f"real_{i:05d}", img, boxes, [0] * len(boxes))
     yaml = work / "tiles.yaml"
     yaml.write_text(f"path: {root.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n  1: back\n")
     return yaml
@@ -89,6 +108,9 @@ def main() -> None:
     ap.add_argument("--lr0", type=float, default=None,
                     help="AdamW learning rate (fine-tuning a trained finder: ~3e-4); default: Ultralytics' choice")
     ap.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
+    ap.add_argument("--conditions", type=float, default=0.0,
+                    help="share of composites given photo conditions (tilt, glare, shake, defocus, dim, cast)")
+    ap.add_argument("--real-copies", type=int, default=0, help="extra copies of train photos with conditions")
     args = ap.parse_args()
     work = Path(args.work).resolve()
     offline_env(work)
@@ -102,7 +124,7 @@ def main() -> None:
         model = YOLO(str(run_dir / "weights" / "last.pt"))
         model.train(resume=True)
     else:
-        yaml = build_dataset(work, args.synth, args.seed)
+        yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies)
         print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
         model = YOLO(args.weights)
         extra: dict[str, object] = {"time": args.hours} if args.hours else {}
