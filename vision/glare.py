@@ -72,7 +72,8 @@ def _veil_small(img: np.ndarray) -> np.ndarray | None:
     face = float(np.percentile(bg[ring], 90)) if ring.any() else FACE
     face = min(max(face, 120.0), FACE_MAX)
     a = np.clip((bg.astype(np.float32) - face) / (255.0 - face), 0.0, 1.0)
-    a = cv2.GaussianBlur(a, (0, 0), k / 2)  # the veil is smooth
+    # the veil is smooth, but smoothing must not carry a blown-out blank face's strength onto its neighbours
+    a = np.minimum(cv2.GaussianBlur(a, (0, 0), k / 2), cv2.dilate(a, np.ones((3, 3), np.uint8)))
     return a * near.astype(np.float32)  # nothing far from a spot
 
 
