@@ -87,25 +87,26 @@ def _darkest(img: np.ndarray) -> np.ndarray:
 
 def deglared(img: np.ndarray) -> np.ndarray:
     """The photo with the glare veil around its blown-out spots taken off; a photo without a blown-out spot is
-    returned as it is (the same object). Only the part the veil reaches is computed at full size."""
+    returned as it is (the same object). Only the parts the veil reaches (each spot's own box) are computed at
+    full size."""
     small = _veil_small(img)
     if small is None:
         return img
-    rows, cols = np.nonzero(small > 0.02)
-    if not len(rows):
+    n, _, stats, _ = cv2.connectedComponentsWithStats((small > 0.02).astype(np.uint8), connectivity=8)
+    if n < 2:
         return img
     h, w = img.shape[:2]
     fy, fx = h / small.shape[0], w / small.shape[1]
-    y1, y2 = int(rows.min() * fy), min(h, int(np.ceil((rows.max() + 1) * fy)))
-    x1, x2 = int(cols.min() * fx), min(w, int(np.ceil((cols.max() + 1) * fx)))
-    # the small veil resized to the photo, only over its reach (the same sampling as a whole-photo resize)
-    sy, sx = (np.arange(y1, y2) + 0.5) / fy - 0.5, (np.arange(x1, x2) + 0.5) / fx - 0.5
-    a = cv2.remap(small, *np.meshgrid(sx.astype(np.float32), sy.astype(np.float32)), cv2.INTER_LINEAR,
-                  borderMode=cv2.BORDER_REPLICATE)
-    part = img[y1:y2, x1:x2].astype(np.float32)
-    clear = np.maximum(1.0 - a, MIN_CLEAR)
-    if part.ndim == 3:
-        clear = clear[..., None]
     out = img.copy()
-    out[y1:y2, x1:x2] = np.clip(255.0 - (255.0 - part) / clear, 0, 255).astype(np.uint8)
+    for cx, cy, cw, ch, _ in stats[1:]:
+        y1, y2 = int(cy * fy), min(h, int(np.ceil((cy + ch) * fy)))
+        x1, x2 = int(cx * fx), min(w, int(np.ceil((cx + cw) * fx)))
+        # the small veil resized to the photo, only over this reach (the same sampling as a whole-photo resize)
+        sy, sx = (np.arange(y1, y2) + 0.5) / fy - 0.5, (np.arange(x1, x2) + 0.5) / fx - 0.5
+        a = cv2.remap(small, *np.meshgrid(sx.astype(np.float32), sy.astype(np.float32)), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE)
+        gain = 1.0 / np.maximum(1.0 - a, MIN_CLEAR)
+        part = 255.0 - img[y1:y2, x1:x2].astype(np.float32)
+        part *= gain[..., None] if part.ndim == 3 else gain
+        out[y1:y2, x1:x2] = np.clip(255.0 - part, 0, 255).astype(np.uint8)
     return out
