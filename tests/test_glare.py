@@ -11,7 +11,7 @@ from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.conditions import glare
 from vision.evaluate import match
 from vision.evaluate_hands import normal
-from vision.glare import deglared, veil, veil_of_boxes
+from vision.glare import deglared, veil, veil_map, veil_of_boxes
 from vision.pipeline import read_image
 from vision.reader import TileReader, unsure_where_washed
 
@@ -61,10 +61,10 @@ def test_the_veil_of_a_glare_spot_is_taken_off_the_faces_under_it() -> None:
 def test_the_tile_under_the_spot_is_the_veiled_one() -> None:
     img, boxes = table()
     washed, _ = glare(img, boxes[5:6], np.random.default_rng(0))
-    v = veil_of_boxes(washed, boxes)
+    v = veil_of_boxes(veil_map(washed), washed.shape, boxes)
     assert v[5] > 0.5 and int(np.argmax(v)) == 5
     assert (v[[0, 1, 10, 11]] < 0.05).all()  # far from the spot: no veil
-    assert not veil_of_boxes(img, boxes).any()
+    assert not veil_of_boxes(veil_map(img), img.shape, boxes).any()
 
 
 def test_what_the_sensor_blew_out_stays_white() -> None:

@@ -19,21 +19,21 @@ FACE, FACE_MAX = 215.0, 235.0  # a tile face's background grey (darkest channel)
 
 def veil(img: np.ndarray) -> np.ndarray | None:
     """The veil's strength ``a`` (0..1, float32, ``img``'s size) around the photo's blown-out spots, or None when
-    the photo has none (see ``_veil_small``)."""
-    found = _veil_small(img)
+    the photo has none (see ``veil_map``)."""
+    found = veil_map(img)
     if found is None:
         return None
     h, w = img.shape[:2]
     return cv2.resize(found, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def veil_of_boxes(img: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-    """The mean veil strength over each box (0 everywhere in a photo without a blown-out spot)."""
-    small = _veil_small(img)
+def veil_of_boxes(small: np.ndarray | None, shape: tuple[int, ...], xyxy: np.ndarray) -> np.ndarray:
+    """The mean veil strength over each box of a photo of ``shape``, from its ``veil_map`` (0 for every box of a
+    photo without a blown-out spot)."""
     out = np.zeros(len(xyxy), np.float32)
     if small is None or not len(xyxy):
         return out
-    h, w = img.shape[:2]
+    h, w = shape[:2]
     f = np.array([small.shape[1] / w, small.shape[0] / h] * 2, np.float32)
     for i, b in enumerate(np.asarray(xyxy, np.float32) * f):
         x1, y1 = int(max(0, np.floor(b[0]))), int(max(0, np.floor(b[1])))
@@ -43,7 +43,7 @@ def veil_of_boxes(img: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     return out
 
 
-def _veil_small(img: np.ndarray) -> np.ndarray | None:
+def veil_map(img: np.ndarray) -> np.ndarray | None:
     """The veil on a copy at most ``WORK_SIDE`` on its long side (it is smooth). Measured on tile faces: a face's
     background (its median grey, ink aside) is raised by the veil from the level the faces around the spots show,
     ``bg = face * (1 - a) + 255 * a``."""
@@ -87,9 +87,13 @@ def _darkest(img: np.ndarray) -> np.ndarray:
 
 def deglared(img: np.ndarray) -> np.ndarray:
     """The photo with the glare veil around its blown-out spots taken off; a photo without a blown-out spot is
-    returned as it is (the same object). Only the parts the veil reaches (each spot's own box) are computed at
-    full size."""
-    small = _veil_small(img)
+    returned as it is (the same object)."""
+    return take_off(img, veil_map(img))
+
+
+def take_off(img: np.ndarray, small: np.ndarray | None) -> np.ndarray:
+    """The photo with the veil of its ``veil_map`` taken off (the photo itself when there is none). Only the parts
+    the veil reaches (each spot's own box) are computed at full size."""
     if small is None:
         return img
     n, _, stats, _ = cv2.connectedComponentsWithStats((small > 0.02).astype(np.uint8), connectivity=8)

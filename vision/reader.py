@@ -28,7 +28,7 @@ from .crops import (
     washed_share,
 )
 from .detections import Detections, box_areas, intersections
-from .glare import deglared, veil_of_boxes
+from .glare import take_off, veil_map, veil_of_boxes
 from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
 from .repair import repair_rows
 
@@ -51,7 +51,7 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray 
     and read as blank (or unsure), its probabilities are mixed with a spread over the faces in proportion to how
     much is blown out (up to 90 %), so the rule-aware correction leans on the hand and the page flags the tile
     instead of a confident guess. The spread is even, or half even and half ``hint`` (per row: the flattened
-    reading of the crop with the glare veil taken off, ``glare.deglared``), so that among the faces the hand
+    reading of the crop with the glare veil taken off, ``glare.take_off``), so that among the faces the hand
     allows, the one the washed face still shows traces of comes first."""
     mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * WASHED_MIX
     if not len(probs) or not mix.any():
@@ -360,15 +360,16 @@ class TileReader:
             det.xyxy[:, [1, 3]] = (det.xyxy[:, [1, 3]] / scale[1]).clip(0, shape[0])
         return det
 
-    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0, clear: np.ndarray | None = None
-                 ) -> Detections:
+    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0, clear: np.ndarray | None = None,
+                 veil: np.ndarray | None = None) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped.
         When the boxes are landscape as a rule and the classifier is surer of the crops turned upright, the
         photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes). ``quarter`` (3):
         the finder already read the photo turned, so its crops are turned without reading them both ways.
         Where the rows run at a slant (a photo turned in its plane), each tile is cut along its row (``oriented``).
-        ``clear``: the photo with its glare veil taken off (``glare.deglared``), when ``read`` made it already.
+        ``clear``: the photo with its glare veil taken off (``glare.take_off``) and ``veil`` its ``glare.veil_map``,
+        when ``read`` made them already.
         """
         angle = row_angle(det.xyxy) if self.oriented else 0.0
         # which tiles to turn upright, from each tile's own shape along its row (a box around a slanted tile
@@ -390,9 +391,12 @@ class TileReader:
                 crops, logp, turn = kept, logp_kept, np.zeros(len(det), bool)
             else:
                 det.turned = 3  # the crops were turned clockwise: so is the photo (3 counter-clockwise turns)
-        if clear is not None and clear is not img and VEILED < 1:
+        if self.deglare and clear is None:
+            veil = veil_map(img)
+            clear = take_off(img, veil)
+        if veil is not None and clear is not img:
             # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
-            veiled = np.flatnonzero(veil_of_boxes(img, det.xyxy) >= VEILED)
+            veiled = np.flatnonzero(veil_of_boxes(veil, img.shape, det.xyxy) >= VEILED)
             if len(veiled):
                 logp[veiled] = (logp[veiled] + self._logp([cut(det.xyxy[i], bool(turn[i]), clear) for i in veiled])) / 2
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
@@ -421,14 +425,15 @@ class TileReader:
         return det
 
     def _deglared_hint(self, cut_all: Callable[[np.ndarray], list[np.ndarray]], img: np.ndarray,
-                       washed: np.ndarray, clear: np.ndarray | None = None) -> np.ndarray | None:
+                       washed: np.ndarray, clear: np.ndarray | None) -> np.ndarray | None:
         """For the crops glare washed out (``washed`` over ``WASHED_FROM``): the classifier's reading of the same
-        crops (``cut_all(photo)``) cut from the photo with the glare veil taken off, flattened by ``GLARE_T`` (a
-        hint, see ``unsure_where_washed``); rows of other crops are even. None when no crop is washed out."""
+        crops (``cut_all(photo)``) cut from ``clear``, the photo with the glare veil taken off, flattened by
+        ``GLARE_T`` (a hint, see ``unsure_where_washed``); rows of other crops are even. None when no crop is
+        washed out or there is no de-glared photo."""
         idx = np.flatnonzero(washed > WASHED_FROM)
-        if not self.deglare or not len(idx):
+        if clear is None or clear is img or not len(idx):
             return None
-        crops = cut_all(deglared(img) if clear is None else clear)
+        crops = cut_all(clear)
         logp = self._logp([crops[i] for i in idx])[:, :len(CLASSIFIER_CODES)] / GLARE_T
         hint = np.ones((len(washed), len(CLASSIFIER_CODES)), np.float32)
         e = np.exp(logp - logp.max(1, keepdims=True))
@@ -488,10 +493,11 @@ class TileReader:
         img = brightened(img)
         # the finder reads the photo with any glare veil taken off (tile edges under a highlight come back); the
         # classifier reads the photo as it is, and the de-glared crops only as a hint for washed-out faces
-        clear = deglared(img) if self.deglare else img
+        veil = veil_map(img) if self.deglare else None
+        clear = take_off(img, veil)
         det, quarter = self._find(clear)
         t2 = time.perf_counter()
-        det = self.classify(img, det, quarter, clear)
+        det = self.classify(img, det, quarter, clear, veil)
         if self.photo_turn:
             det.xyxy = turn_boxes(det.xyxy, img.shape, det.turned)
             if upside_down(det):  # the classifier reads a tile upside down as well: the layout tells
