@@ -234,9 +234,10 @@ class TileReader:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV); see ``_find``."""
         return self._find(img)[0]
 
-    def _find(self, img: np.ndarray) -> tuple[Detections, int]:
-        """Tile boxes in image pixels (class-agnostic NMS with OpenCV), and the quarter turns (0 or 3) the photo was
-        read at when its tiles lay landscape as a rule.
+    def _find(self, img: np.ndarray) -> tuple[Detections, int, np.ndarray | None]:
+        """Tile boxes in image pixels (class-agnostic NMS with OpenCV), the quarter turns (0 or 3) the photo was
+        read at when its tiles lay landscape as a rule, and the photo's glare veil (``glare.veil_map``, None
+        without a blown-out spot or with ``deglare`` off): the finder reads the photo with the veil taken off.
 
         When the finder is unsure of a photo (nothing found, or mean score below ``retry_below``), the photo
         is also read squashed 2x, 4x and 8x along either axis and the surest reading is kept (``_unstretched``):
@@ -246,6 +247,8 @@ class TileReader:
         tiles cut in two are joined and phantom boxes in the gaps of a row dropped (``repair.repair_rows``).
         """
         small = downscale(img, self.zoom_max * self.imgsz)
+        veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
+        small = take_off(small, veil)  # tiles under a highlight get their edges back
         best = self._detect_at(small, 1.0, 1.0)
         k = 0
         if self.photo_turn and landscape(best, most=TURNED_TILE):
@@ -264,7 +267,7 @@ class TileReader:
         best = self._to_photo(best, scale, shape)
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
-        return best, k
+        return best, k, veil
 
     def _unstretched(self, small: np.ndarray, first: Detections) -> Detections:
         """The surest reading of a photo the finder was unsure of, among it squashed 2x, 4x and 8x along either
@@ -360,16 +363,16 @@ class TileReader:
             det.xyxy[:, [1, 3]] = (det.xyxy[:, [1, 3]] / scale[1]).clip(0, shape[0])
         return det
 
-    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0, clear: np.ndarray | None = None,
-                 veil: np.ndarray | None = None) -> Detections:
+    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0, veil: np.ndarray | None = None,
+                 measured: bool = False) -> Detections:
         """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
         With a classifier that has a last class "not a tile", boxes it gives over ``not_tile_above`` are dropped.
         When the boxes are landscape as a rule and the classifier is surer of the crops turned upright, the
         photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes). ``quarter`` (3):
         the finder already read the photo turned, so its crops are turned without reading them both ways.
         Where the rows run at a slant (a photo turned in its plane), each tile is cut along its row (``oriented``).
-        ``clear``: the photo with its glare veil taken off (``glare.take_off``) and ``veil`` its ``glare.veil_map``,
-        when ``read`` made them already.
+        ``veil``: the photo's ``glare.veil_map`` when ``read`` measured it already (else measured here): a tile
+        under the veil is read from its crop with the veil taken off as well, and so is a washed-out face.
         """
         angle = row_angle(det.xyxy) if self.oriented else 0.0
         # which tiles to turn upright, from each tile's own shape along its row (a box around a slanted tile
@@ -391,14 +394,15 @@ class TileReader:
                 crops, logp, turn = kept, logp_kept, np.zeros(len(det), bool)
             else:
                 det.turned = 3  # the crops were turned clockwise: so is the photo (3 counter-clockwise turns)
-        if self.deglare and clear is None:
+        if self.deglare and not measured:
             veil = veil_map(img)
-            clear = take_off(img, veil)
-        if veil is not None and clear is not img:
+        veiled = np.flatnonzero(veil_of_boxes(veil, img.shape, det.xyxy) >= VEILED)
+        washed = np.array([washed_share(c) for c in crops])
+        # the photo with the veil taken off, made only when a tile needs it (a 12-MP copy costs)
+        clear = take_off(img, veil) if len(veiled) or (veil is not None and (washed > WASHED_FROM).any()) else None
+        if len(veiled):
             # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
-            veiled = np.flatnonzero(veil_of_boxes(veil, img.shape, det.xyxy) >= VEILED)
-            if len(veiled):
-                logp[veiled] = (logp[veiled] + self._logp([cut(det.xyxy[i], bool(turn[i]), clear) for i in veiled])) / 2
+            logp[veiled] = (logp[veiled] + self._logp([cut(det.xyxy[i], bool(turn[i]), clear) for i in veiled])) / 2
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None
@@ -416,7 +420,6 @@ class TileReader:
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
         det.probs = self.calibration.apply(det.probs)
-        washed = np.array([washed_share(c) for c in crops])
         hint = self._deglared_hint(
             lambda src: [cut(box, bool(tb), src) for box, tb in zip(det.xyxy, turn)], img, washed, clear)
         det.probs = unsure_where_washed(det.probs, washed, hint)
@@ -492,12 +495,10 @@ class TileReader:
         t = time.perf_counter()
         img = brightened(img)
         # the finder reads the photo with any glare veil taken off (tile edges under a highlight come back); the
-        # classifier reads the photo as it is, and the de-glared crops only as a hint for washed-out faces
-        veil = veil_map(img) if self.deglare else None
-        clear = take_off(img, veil)
-        det, quarter = self._find(clear)
+        # classifier reads the photo as it is, and de-glared crops only for veiled tiles and washed-out faces
+        det, quarter, veil = self._find(img)
         t2 = time.perf_counter()
-        det = self.classify(img, det, quarter, clear, veil)
+        det = self.classify(img, det, quarter, veil, measured=True)
         if self.photo_turn:
             det.xyxy = turn_boxes(det.xyxy, img.shape, det.turned)
             if upside_down(det):  # the classifier reads a tile upside down as well: the layout tells
