@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turn", type=int, default=0, choices=range(4), help="quarter turns, no EXIF tag")
+    ap.add_argument("--no-deglare", action="store_true", help="without the glare veil's removal (ablation)")
     args = ap.parse_args()
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     rng, nrng = random.Random(args.seed), np.random.default_rng(args.seed)
@@ -62,7 +63,7 @@ def main() -> None:
     truth_total = sum(len(f) for _, _, f in photos)
     for threads in (1, 2):
         session.cache_clear()
-        reader = TileReader(threads=threads)
+        reader = TileReader(threads=threads, deglare=not args.no_deglare)
         read_photo(photos[0][0], reader)  # warm-up
         times, right, stages = [], 0, []
         for p, rs, faces in photos:
