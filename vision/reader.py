@@ -371,8 +371,9 @@ class TileReader:
         photo is taken as turned by a quarter: ``det.turned`` says so (``read`` turns the boxes). ``quarter`` (3):
         the finder already read the photo turned, so its crops are turned without reading them both ways.
         Where the rows run at a slant (a photo turned in its plane), each tile is cut along its row (``oriented``).
-        ``veil``: the photo's ``glare.veil_map`` when ``read`` measured it already (else measured here): a tile
-        under the veil is read from its crop with the veil taken off as well, and so is a washed-out face.
+        With ``deglare``, a tile under the photo's glare veil is read from its crop with the veil taken off as
+        well, and so is a washed-out face; ``measured``: ``veil`` is the photo's ``glare.veil_map`` already (None
+        for a photo without a blown-out spot), as ``read`` passes it; otherwise it is measured here.
         """
         angle = row_angle(det.xyxy) if self.oriented else 0.0
         # which tiles to turn upright, from each tile's own shape along its row (a box around a slanted tile
