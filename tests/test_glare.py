@@ -11,7 +11,7 @@ from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.conditions import glare
 from vision.evaluate import match
 from vision.evaluate_hands import normal
-from vision.glare import deglared, veil, veil_map, veil_of_boxes
+from vision.glare import deglared, veil_map, veil_of_boxes
 from vision.pipeline import read_image
 from vision.reader import TileReader, unsure_where_washed
 
@@ -36,7 +36,7 @@ def table(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 def test_a_photo_without_a_blown_out_spot_is_left_as_it_is() -> None:
     img, _ = table()
-    assert veil(img) is None
+    assert veil_map(img) is None
     assert deglared(img) is img
 
 

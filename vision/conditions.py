@@ -40,12 +40,17 @@ def quarter(k: int) -> Callable:
     return apply
 
 
+def keystone(across: float, along: float, t: float) -> tuple[float, float]:
+    """How a phone tilted by ``t`` (the angle's tangent) shrinks the far side: the inset of each of its ends
+    (across the view) and how far it comes nearer (along the view), in pixels of a picture that size."""
+    return 0.5 * across * (1 - 1 / (1 + 0.55 * t)), along * 0.28 * t / (1 + t)
+
+
 def tilt(degrees: float) -> Callable:
     """The phone tilted from straight above: rows converge (a keystone), the far side foreshortened."""
     def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
         h, w = img.shape[:2]
-        t = np.tan(np.radians(degrees))
-        inset, drop = 0.5 * w * (1 - 1 / (1 + 0.55 * t)), h * 0.28 * t / (1 + t)
+        inset, drop = keystone(w, h, float(np.tan(np.radians(degrees))))
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         dst = np.float32([[inset, drop], [w - inset, drop], [w, h], [0, h]])
         return homography(img, boxes, cv2.getPerspectiveTransform(src, dst))

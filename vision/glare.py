@@ -17,16 +17,6 @@ WORK_SIDE = 512  # the veil is estimated on a copy this large on its long side (
 FACE, FACE_MAX = 215.0, 235.0  # a tile face's background grey (darkest channel) when none is seen; the most taken
 
 
-def veil(img: np.ndarray) -> np.ndarray | None:
-    """The veil's strength ``a`` (0..1, float32, ``img``'s size) around the photo's blown-out spots, or None when
-    the photo has none (see ``veil_map``)."""
-    found = veil_map(img)
-    if found is None:
-        return None
-    h, w = img.shape[:2]
-    return cv2.resize(found, (w, h), interpolation=cv2.INTER_LINEAR)
-
-
 def veil_of_boxes(small: np.ndarray | None, shape: tuple[int, ...], xyxy: np.ndarray) -> np.ndarray:
     """The mean veil strength over each box of a photo of ``shape``, from its ``veil_map`` (0 for every box of a
     photo without a blown-out spot)."""

@@ -12,6 +12,7 @@ measured on training photos (the convolution's own output without bias), and its
 from __future__ import annotations
 
 import argparse
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ def rebuild(onnx_path: str, base_weights: str, photos: list[Path], imgsz: int = 
     graph = onnx.load(onnx_path)
     inits = {t.name: numpy_helper.to_array(t) for t in graph.graph.initializer}
     meta = {p.key: p.value for p in graph.metadata_props}
-    names = eval(meta["names"], {})  # a dict literal written by the exporter, e.g. {0: 'tile', 1: 'back'}
+    names = ast.literal_eval(meta["names"])  # a dict literal written by the exporter, e.g. {0: 'tile', 1: 'back'}
     base = YOLO(base_weights).model
     cfg = dict(base.yaml)
     cfg["nc"] = len(names)

@@ -11,15 +11,15 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from ..conditions import Boxes, homography
+from ..conditions import Boxes, homography, keystone
 
 
 def perspective(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
     """A phone tilted 10-50 degrees from straight above, towards any side, and turned up to 15 degrees."""
     h, w = img.shape[:2]
     t = np.tan(np.radians(rng.uniform(10, 50)))
-    ix, dy = 0.5 * w * (1 - 1 / (1 + 0.55 * t)), h * 0.28 * t / (1 + t)  # far side on top
-    iy, dx = 0.5 * h * (1 - 1 / (1 + 0.55 * t)), w * 0.28 * t / (1 + t)  # far side on the left
+    ix, dy = keystone(w, h, t)  # far side on top
+    iy, dx = keystone(h, w, t)  # far side on the left
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = [np.float32([[ix, dy], [w - ix, dy], [w, h], [0, h]]),  # the far side: top, bottom, left, right
            np.float32([[0, 0], [w, 0], [w - ix, h - dy], [ix, h - dy]]),
