@@ -74,11 +74,30 @@ def test_the_shipped_classifier_loads_back_for_fine_tuning_and_conditions_augmen
     want = session.run(None, {session.get_inputs()[0].name: x})[0]
     assert np.allclose(model(torch.from_numpy(x)).detach().numpy(), want, atol=1e-4)
     crops = torch.from_numpy(x)
-    for name in ("glare", "motion", "low_light", "cast"):
+    for name in ("glare", "motion", "low_light", "cast", "recolour"):
         out = augment(crops, torch.Generator().manual_seed(1), Conditions(**{name: 1.0}))
         plain = augment(crops, torch.Generator().manual_seed(1), Conditions())
         assert out.shape == crops.shape and 0 <= float(out.min()) and float(out.max()) <= 1
         assert not torch.allclose(out, plain), name
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch not installed (pip install '.[train]')")
+def test_recolour_keeps_white_and_grey_and_the_strokes_where_they_were() -> None:
+    """Other inks, same face: a white tile stays white, a grey back stays grey, and the strokes keep their place
+    (the crop's brightness pattern) while their colour changes."""
+    import torch
+
+    from vision.training.train_classifier import recolour
+
+    face = torch.ones(3, 3, 32, 32)
+    face[:, :, 10:22, 14:18] = torch.tensor([0.8, 0.1, 0.1]).view(3, 1, 1)  # a red stroke on white
+    face[1] = 0.5  # the second crop: plain grey
+    out = recolour(face, torch.Generator().manual_seed(3), 1.0)
+    assert torch.allclose(out[:, :, :10], face[:, :, :10], atol=1e-5)  # white ground untouched
+    assert torch.allclose(out[1], face[1], atol=1e-5)
+    stroke = out[[0, 2], :, 10:22, 14:18]
+    assert not torch.allclose(stroke, face[[0, 2], :, 10:22, 14:18], atol=0.05)  # the ink changed colour
+    assert float(stroke.mean(1).max()) < 0.7  # and is still darker than the ground
 
 
 @pytest.mark.skipif(not (HAS_TORCH and HAS_ULTRA), reason="torch / ultralytics not installed (pip install '.[train]')")

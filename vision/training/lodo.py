@@ -36,6 +36,8 @@ def run_folds(work: Path, epochs: int, extra: list[str]) -> None:
                "--work", str(out), "--out", str(out / "classifier.onnx"), *extra]
         if fold:
             cmd += ["--leave-out", fold]
+        else:  # the sets only valid has are held out of this fold: they never choose its epoch
+            cmd += ["--report-only", ",".join(VALID_ONLY)]
         print(" ".join(cmd), flush=True)
         subprocess.run(cmd, check=True)
         (out / "done").write_text("ok")
@@ -88,12 +90,14 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--work", default="build/lodo")
     ap.add_argument("--synth-faces", type=int, default=0, help="add this many synthetic faces to every fold")
+    ap.add_argument("--recipe", default="", metavar="ARGS",
+                    help="more train_classifier arguments for every fold, e.g. the shipped augmentations")
     ap.add_argument("--table", nargs="+", default=None, metavar="WORK", help="only print the table of these runs")
     args = ap.parse_args()
     if args.table:
         print_tables([Path(w) for w in args.table])
         return
-    extra = ["--synth-faces", str(args.synth_faces)] if args.synth_faces else []
+    extra = (["--synth-faces", str(args.synth_faces)] if args.synth_faces else []) + args.recipe.split()
     run_folds(Path(args.work), args.epochs, extra)
     print_tables([Path(args.work)])
 

@@ -290,6 +290,26 @@ def colour_cast(batch: torch.Tensor, gen: torch.Generator, share: float) -> torc
     return torch.where(pick, (batch * gains).clamp(0, 1), batch)
 
 
+def recolour(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
+    """Other inks for a share of the crops: the colours turned about the grey axis by a random angle and partly
+    desaturated. Tile sets print the same shapes in other colours (blue or black numerals, green or red bamboo),
+    so the shape must carry the face; white and grey stay white and grey (a white dragon stays blank)."""
+    n = batch.shape[0]
+    pick = (torch.rand(n, generator=gen) < share).view(n, 1, 1, 1)
+    ang = torch.rand(n, generator=gen) * 2 * np.pi
+    keep = 0.3 + 0.7 * torch.rand(n, generator=gen)  # saturation kept
+    grey = torch.full((3, 3), 1 / 3)
+    axis = torch.tensor([1.0, 1.0, 1.0]) / np.sqrt(3)
+    cross = torch.tensor([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
+    eye = torch.eye(3)
+    # Rodrigues' rotation about the grey axis, then a pull towards grey
+    rot = (torch.cos(ang)[:, None, None] * (eye - grey) + grey
+           + torch.sin(ang)[:, None, None] * cross)
+    mats = keep[:, None, None] * rot + (1 - keep[:, None, None]) * grey
+    x = torch.einsum("nij,njhw->nihw", mats, batch)
+    return torch.where(pick, x.clamp(0, 1), batch)
+
+
 @dataclass
 class Conditions:
     """Shares of the training crops given each photo condition of a real table (``augment``)."""
@@ -301,6 +321,7 @@ class Conditions:
     motion: float = 0.0
     low_light: float = 0.0
     cast: float = 0.0
+    recolour: float = 0.0
 
 
 def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None = None) -> torch.Tensor:
@@ -311,7 +332,7 @@ def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None =
     shear = cond.shear
     n = batch.shape[0]
     for share, apply in ((cond.coarse, coarsen), (cond.defocus, blur), (cond.motion, motion), (cond.glare, glare),
-                         (cond.low_light, low_light), (cond.cast, colour_cast)):
+                         (cond.low_light, low_light), (cond.cast, colour_cast), (cond.recolour, recolour)):
         if share:  # in this order, each drawing from the generator only when used (the shipped runs' order)
             batch = apply(batch, gen, share)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
@@ -424,10 +445,15 @@ def main() -> None:
     ap.add_argument("--motion", type=float, default=0.0, help="share of training crops with motion blur")
     ap.add_argument("--low-light", type=float, default=0.0, help="share of training crops in low light with noise")
     ap.add_argument("--cast", type=float, default=0.0, help="share of training crops with a strong colour cast")
+    ap.add_argument("--recolour", type=float, default=0.0,
+                    help="share of training crops whose inks are turned to other colours (augmentation)")
+    ap.add_argument("--report-only", default="", metavar="DESIGN,...",
+                    help="tile sets of valid only reported, never used to keep an epoch (leave-one-design-out)")
     ap.add_argument("--keep", choices=["best", "last"], default="best",
                     help="export the epoch kept by the valid figure (best) or the last one")
     args = ap.parse_args()
-    cond = Conditions(args.coarse, args.defocus, args.shear, args.glare, args.motion, args.low_light, args.cast)
+    cond = Conditions(args.coarse, args.defocus, args.shear, args.glare, args.motion, args.low_light, args.cast,
+                      args.recolour)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     work = Path(args.work)
@@ -459,7 +485,7 @@ def main() -> None:
     x_train = torch.from_numpy(crops_to_batch(list(np.concatenate([xt, xc, xc, xb, xn]))))
     y_train = torch.from_numpy(np.concatenate([yt, yc, yc, yb, yn]))
     # epochs are kept by the valid crops of the sets trained on: the one left out is only reported
-    kept = dv != args.leave_out
+    kept = ~np.isin(dv, [args.leave_out, *filter(None, args.report_only.split(","))])
     x_val = torch.from_numpy(crops_to_batch(list(np.concatenate([xv[kept], xvb]))))
     y_val = torch.from_numpy(np.concatenate([yv[kept], yvb]))
     x_dv, y_dv = torch.from_numpy(crops_to_batch(list(xv))), torch.from_numpy(yv)
