@@ -322,3 +322,44 @@ def test_a_concealed_kong_shown_fully_face_down_is_a_kong_of_an_unseen_face_flag
     kong_tiles = list(range(11, 15))
     assert set(kong_tiles) <= set(reading.doubts)  # the player is asked to check its face
     assert any("no face" in c.reason for c in reading.corrections)
+
+
+
+class _OneSidedClassifier:
+    """A stand-in classifier session: face 0 when a crop's top half is the brighter, with a logit of ten times
+    that half's brightness; face 1 (logit 2) when the bottom half is: a reading only one view of the tile gives."""
+
+    class _Input:
+        name = "crops"
+
+    def get_inputs(self) -> list:
+        return [self._Input()]
+
+    def run(self, _outputs: object, feeds: dict) -> list[np.ndarray]:
+        x = feeds["crops"]
+        top, bottom = x[:, :, :32].mean((1, 2, 3)), x[:, :, 32:].mean((1, 2, 3))
+        logits = np.zeros((len(x), len(CLASSIFIER_CODES)), np.float32)
+        up = top > bottom
+        logits[up, 0] = 10 * top[up]
+        logits[~up, 1] = 2.0
+        return [logits]
+
+
+def test_a_crop_read_short_of_sure_gets_a_second_look_turned_round() -> None:
+    """A crop read at 0.995 or more is left as read; one under it is read turned by 180 degrees as well and the
+    two views averaged, so a reading that only one view supports loses confidence (the doubt flag can catch it)."""
+    from vision.reader import TileReader
+
+    reader = TileReader.__new__(TileReader)
+    reader.classifier, reader.batch = _OneSidedClassifier(), 64
+    reader.tta_below, reader.quarter_below, reader.quarter_turn_margin = 0.995, 0.9, 0.25
+    sure, short = (np.zeros((64, 64, 3), np.uint8) for _ in range(2))
+    sure[:32], short[:32] = 255, 204  # face 0 at logit 10 (p 0.998) and at logit 8 (p 0.986)
+    probs = reader._classify_crops([sure, short])
+    others = len(CLASSIFIER_CODES) - 1
+    assert probs[0, 0] == pytest.approx(np.exp(10) / (np.exp(10) + others), rel=1e-4)  # as read
+    assert (probs.argmax(1) == 0).all()
+    assert probs[1, 0] < 0.9 < np.exp(8) / (np.exp(8) + others)  # the second look took it below a flag
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-5)
+    reader.tta_below = 0.9  # the reader's former bar: the short crop kept its one-sided confidence
+    assert reader._classify_crops([short])[0, 0] == pytest.approx(np.exp(8) / (np.exp(8) + others), rel=1e-4)

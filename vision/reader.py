@@ -194,9 +194,9 @@ class TileReader:
 
     def __init__(self, models_dir: str | Path = MODELS_DIR, threads: int = 2, conf: float = 0.3, iou: float = 0.5,
                  batch: int = 64, retry_below: float = 0.6, zoom_below: float = 40.0, zoom_to: float = 80.0,
-                 zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.9,
-                 quarter_turn_margin: float | None = 0.25, photo_turn: bool = True, repair: bool = True,
-                 not_tile_above: float = 0.5, calibration: Calibration | None = None,
+                 zoom_max: float = 3.0, zoom_conf: float = 0.4, zoom_area: float = 2.0, tta_below: float = 0.995,
+                 quarter_turn_margin: float | None = 0.25, quarter_below: float = 0.9, photo_turn: bool = True,
+                 repair: bool = True, not_tile_above: float = 0.5, calibration: Calibration | None = None,
                  oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
                  deglare: bool = True) -> None:
         self.models_dir = Path(models_dir)
@@ -214,6 +214,7 @@ class TileReader:
         self.zoom_area = zoom_area
         self.tta_below = tta_below
         self.quarter_turn_margin = quarter_turn_margin
+        self.quarter_below = quarter_below
         self.photo_turn = photo_turn
         self.repair = repair
         self.not_tile_above = not_tile_above
@@ -457,20 +458,24 @@ class TileReader:
     def _classify_crops(self, crops: list[np.ndarray], turnable: np.ndarray | None = None,
                         logp: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities per crop (``logp``: their log-probabilities, when already computed), with test-time
-        turns for the crops the classifier is not sure of (top probability under ``tta_below``): such a crop is
-        also read turned by 180 degrees and the log-probabilities averaged; one that is ``turnable`` is read a
-        quarter turned both ways too, and that pair replaces the first when its top log-probability is higher by
-        more than ``quarter_turn_margin`` (None: never). The crop's upright end is chosen from its box's shape,
-        which fails for a tile lying near 45 degrees (a square box) and for photos stretched so far that upright
-        tiles come out landscape."""
+        turns for the crops the classifier is not sure of. A crop whose top probability is under ``tta_below`` is
+        also read turned by 180 degrees and the log-probabilities averaged: a second look that lowers the
+        confidence of a misread which only one view supports (the doubt flag then catches it). One under
+        ``quarter_below`` that is ``turnable`` is read a quarter turned both ways too, and that pair replaces the
+        first when its top log-probability is higher by more than ``quarter_turn_margin`` (None: never). The
+        crop's upright end is chosen from its box's shape, which fails for a tile lying near 45 degrees (a square
+        box) and for photos stretched so far that upright tiles come out landscape."""
         logp = self._logp(crops) if logp is None else logp.copy()
-        unsure = np.flatnonzero(np.exp(logp.max(1)) < self.tta_below) if len(logp) else np.zeros(0, int)
+        top = np.exp(logp.max(1)) if len(logp) else np.zeros(0)
+        unsure = np.flatnonzero(top < self.tta_below)
         if len(unsure):
             def turned(idx: np.ndarray, k: int) -> np.ndarray:
                 return self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i in idx])
 
             upright = (logp[unsure] + turned(unsure, 2)) / 2
-            may = np.ones(len(unsure), bool) if turnable is None else turnable[unsure]
+            may = top[unsure] < self.quarter_below
+            if turnable is not None:
+                may &= turnable[unsure]
             if self.quarter_turn_margin is not None and may.any():
                 quarter = (turned(unsure[may], 1) + turned(unsure[may], 3)) / 2
                 better = quarter.max(1) > upright[may].max(1) + self.quarter_turn_margin
