@@ -469,15 +469,18 @@ class TileReader:
         top = np.exp(logp.max(1)) if len(logp) else np.zeros(0)
         unsure = np.flatnonzero(top < self.tta_below)
         if len(unsure):
-            def turned(idx: np.ndarray, k: int) -> np.ndarray:
-                return self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i in idx])
-
-            upright = (logp[unsure] + turned(unsure, 2)) / 2
             may = top[unsure] < self.quarter_below
             if turnable is not None:
                 may &= turnable[unsure]
-            if self.quarter_turn_margin is not None and may.any():
-                quarter = (turned(unsure[may], 1) + turned(unsure[may], 3)) / 2
+            if self.quarter_turn_margin is None:
+                may[:] = False
+            quarters = unsure[may]
+            # every turned view in one batch: the half turns, then both quarter turns of the turnable ones
+            views = [(i, 2) for i in unsure] + [(i, 1) for i in quarters] + [(i, 3) for i in quarters]
+            out = self._logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i, k in views])
+            upright = (logp[unsure] + out[:len(unsure)]) / 2
+            if len(quarters):
+                quarter = (out[len(unsure):len(unsure) + len(quarters)] + out[len(unsure) + len(quarters):]) / 2
                 better = quarter.max(1) > upright[may].max(1) + self.quarter_turn_margin
                 rows = np.flatnonzero(may)[better]
                 upright[rows] = quarter[better]
