@@ -346,8 +346,9 @@ class _OneSidedClassifier:
 
 
 def test_a_crop_read_short_of_sure_gets_a_second_look_turned_round() -> None:
-    """A crop read at 0.995 or more is left as read; one under it is read turned by 180 degrees as well and the
-    two views averaged, so a reading that only one view supports loses confidence (the doubt flag can catch it)."""
+    """A crop read at ``tta_below`` or more is left as read; one under it is read turned by 180 degrees as well
+    and the two views averaged (in one batch with any quarter turns), so a reading that only one view supports
+    loses confidence."""
     from vision.reader import TileReader
 
     reader = TileReader.__new__(TileReader)
@@ -361,5 +362,5 @@ def test_a_crop_read_short_of_sure_gets_a_second_look_turned_round() -> None:
     assert (probs.argmax(1) == 0).all()
     assert probs[1, 0] < 0.9 < np.exp(8) / (np.exp(8) + others)  # the second look took it below a flag
     assert np.allclose(probs.sum(1), 1.0, atol=1e-5)
-    reader.tta_below = 0.9  # the reader's former bar: the short crop kept its one-sided confidence
+    reader.tta_below = 0.9  # a lower bar: the short crop keeps its one-sided confidence
     assert reader._classify_crops([short])[0, 0] == pytest.approx(np.exp(8) / (np.exp(8) + others), rel=1e-4)
