@@ -460,7 +460,7 @@ class TileReader:
         """Class probabilities per crop (``logp``: their log-probabilities, when already computed), with test-time
         turns for the crops the classifier is not sure of. A crop whose top probability is under ``tta_below`` is
         also read turned by 180 degrees and the log-probabilities averaged: a second look that lowers the
-        confidence of a misread which only one view supports (the doubt flag then catches it). One under
+        confidence of a reading only one view supports (and raises it where the turned view is surer). One under
         ``quarter_below`` that is ``turnable`` is read a quarter turned both ways too, and that pair replaces the
         first when its top log-probability is higher by more than ``quarter_turn_margin`` (None: never). The
         crop's upright end is chosen from its box's shape, which fails for a tile lying near 45 degrees (a square

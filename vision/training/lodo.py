@@ -7,6 +7,8 @@ every `train` set, which never saw them either. Epochs are kept by the `valid` c
 
     python -m vision.training.lodo --epochs 6 --work build/lodo            # ~8 min a fold on 2 CPU threads
     python -m vision.training.lodo --epochs 6 --work build/lodo_faces --synth-faces 6000
+    python -m vision.training.lodo --epochs 6 --work build/lodo_full --synth-faces 6000 \
+        --recipe "--stretched-copies 3 --coarse 0.3 --extra-copies P=3 --turned-copies 1 --glare 0.15 ..."
     python -m vision.training.lodo --table build/lodo build/lodo_faces     # the table of both
 
 Needs the `train` extra (torch). A short schedule from scratch, the same for every fold: the figures compare sets
