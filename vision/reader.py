@@ -384,6 +384,9 @@ class TileReader:
         def cut(box: np.ndarray, tb: bool, src: np.ndarray = img) -> np.ndarray:
             return (oriented_crop(src, box, angle, turn=tb) if angle else tile_crop(src, box, turn=tb))[0]
 
+        def cut_at(i: int, src: np.ndarray) -> np.ndarray:  # tile i as the reader cuts it, from another photo
+            return cut(det.xyxy[i], bool(turn[i]), src)
+
         crops = [cut(box, bool(tb)) for box, tb in zip(det.xyxy, turn)]
         logp = self._logp(crops)
         det.turned = quarter
@@ -404,7 +407,7 @@ class TileReader:
         clear = take_off(img, veil) if len(veiled) or (veil is not None and (washed > WASHED_FROM).any()) else None
         if len(veiled):
             # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
-            logp[veiled] = (logp[veiled] + self._logp([cut(det.xyxy[i], bool(turn[i]), clear) for i in veiled])) / 2
+            logp[veiled] = (logp[veiled] + self._logp([cut_at(i, clear) for i in veiled])) / 2
         det.probs = self._classify_crops(crops, quarter_turnable(det.xyxy), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None
@@ -422,24 +425,22 @@ class TileReader:
             det.probs = rest.astype(np.float32)
         det.sideways = np.array(side, bool)
         det.probs = self.calibration.apply(det.probs)
-        hint = self._deglared_hint(
-            lambda src: [cut(box, bool(tb), src) for box, tb in zip(det.xyxy, turn)], img, washed, clear)
+        hint = self._deglared_hint(cut_at, img, washed, clear)
         det.probs = unsure_where_washed(det.probs, washed, hint)
         if not_tile is not None and self.not_tile_above:
             det = det[not_tile <= self.not_tile_above]
         return det
 
-    def _deglared_hint(self, cut_all: Callable[[np.ndarray], list[np.ndarray]], img: np.ndarray,
+    def _deglared_hint(self, cut_at: Callable[[int, np.ndarray], np.ndarray], img: np.ndarray,
                        washed: np.ndarray, clear: np.ndarray | None) -> np.ndarray | None:
         """For the crops glare washed out (``washed`` over ``WASHED_FROM``): the classifier's reading of the same
-        crops (``cut_all(photo)``) cut from ``clear``, the photo with the glare veil taken off, flattened by
+        crops (``cut_at(i, photo)``) cut from ``clear``, the photo with the glare veil taken off, flattened by
         ``GLARE_T`` (a hint, see ``unsure_where_washed``); rows of other crops are even. None when no crop is
         washed out or there is no de-glared photo."""
         idx = np.flatnonzero(washed > WASHED_FROM)
         if clear is None or clear is img or not len(idx):
             return None
-        crops = cut_all(clear)
-        logp = self._logp([crops[i] for i in idx])[:, :len(CLASSIFIER_CODES)] / GLARE_T
+        logp = self._logp([cut_at(int(i), clear) for i in idx])[:, :len(CLASSIFIER_CODES)] / GLARE_T
         hint = np.ones((len(washed), len(CLASSIFIER_CODES)), np.float32)
         e = np.exp(logp - logp.max(1, keepdims=True))
         hint[idx] = e / e.sum(1, keepdims=True)
