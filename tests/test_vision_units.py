@@ -364,3 +364,19 @@ def test_a_crop_read_short_of_sure_gets_a_second_look_turned_round() -> None:
     assert np.allclose(probs.sum(1), 1.0, atol=1e-5)
     reader.tta_below = 0.9  # a lower bar: the short crop keeps its one-sided confidence
     assert reader._classify_crops([short])[0, 0] == pytest.approx(np.exp(8) / (np.exp(8) + others), rel=1e-4)
+
+
+def test_the_finders_back_outvotes_a_guessed_face_but_not_a_sure_blank_dragon() -> None:
+    """The finder sees a plain tile as face down: over a face the classifier only guessed (a plain back read as
+    5m) the back wins; over a blank white dragon the classifier is sure of (it sees ivory, not a coloured back)
+    the reading stays P. Every row still sums to one."""
+    from vision.reader import with_finder_backs
+
+    n = len(CLASSIFIER_CODES)
+    probs = np.full((2, n), 0.02 / (n - 1), np.float32)
+    probs[0, CLASS_INDEX["5m"]] = 0.98
+    probs[1, CLASS_INDEX["P"]] = 0.98
+    out = with_finder_backs(probs, np.array([0.95, 0.95], np.float32))
+    assert CLASSIFIER_CODES[int(out[0].argmax())] == "back" and out[0, CLASS_INDEX["back"]] == pytest.approx(0.95, rel=1e-3)
+    assert CLASSIFIER_CODES[int(out[1].argmax())] == "P" and out[1, CLASS_INDEX["back"]] < 0.05
+    assert np.allclose(out.sum(1), 1.0, atol=1e-5)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import random
 import time
 from typing import Any
@@ -206,6 +207,8 @@ def main() -> None:
                     help="change one thing about every photo (vision/conditions.py: "
                          f"{', '.join(CONDITIONS)}); all, or several with commas: one row each")
     args = ap.parse_args()
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
     names = list(CONDITIONS) if args.condition == "all" else args.condition.split(",")
     unknown = [n for n in names if n not in CONDITIONS]
     if unknown:

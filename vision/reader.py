@@ -35,6 +35,7 @@ from .repair import repair_rows
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
 ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
 
+BLANK = CLASS_INDEX["P"]  # the blank white dragon: a plain face
 WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
 
 
@@ -67,6 +68,19 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray 
         h[:, BACK] = 0.0
         spread = 0.5 * spread + 0.5 * h / np.maximum(h.sum(1, keepdims=True), 1e-9)
     return ((1 - mix[:, None]) * probs + mix[:, None] * spread).astype(np.float32)
+
+
+def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
+    """The classifier's probabilities with the finder's "face down" score let in: where the finder saw a tile's
+    back, that outvotes a face the classifier guessed on a plain back, except a blank white dragon the classifier
+    is sure of (to the finder a plain ivory face and a plain back look alike; the classifier sees the back's
+    colour: on composed hands, 2 of the 10 hands glare broke at seed 1 were blank dragons read as backs)."""
+    p_back = np.maximum(probs[:, BACK], back_score * (1 - probs[:, BLANK]))
+    rest = probs.copy()
+    rest[:, BACK] = 0
+    rest *= ((1 - p_back) / np.maximum(rest.sum(1), 1e-6))[:, None]
+    rest[:, BACK] = p_back
+    return rest.astype(np.float32)
 
 
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
@@ -416,13 +430,7 @@ class TileReader:
             det.probs = (det.probs[:, :n] / np.maximum(det.probs[:, :n].sum(1, keepdims=True), 1e-6)).astype(
                 np.float32)
         if det.back_score is not None and len(det):
-            # the finder saw the tile's back: let that outvote a face the classifier guessed on a plain back
-            p_back = np.maximum(det.probs[:, BACK], det.back_score)
-            rest = det.probs.copy()
-            rest[:, BACK] = 0
-            rest *= ((1 - p_back) / np.maximum(rest.sum(1), 1e-6))[:, None]
-            rest[:, BACK] = p_back
-            det.probs = rest.astype(np.float32)
+            det.probs = with_finder_backs(det.probs, det.back_score)
         det.sideways = np.array(side, bool)
         det.probs = self.calibration.apply(det.probs)
         hint = self._deglared_hint(cut_at, img, washed, clear)
