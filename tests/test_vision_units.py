@@ -377,6 +377,32 @@ def test_the_finders_back_outvotes_a_guessed_face_but_not_a_sure_blank_dragon() 
     probs[0, CLASS_INDEX["5m"]] = 0.98
     probs[1, CLASS_INDEX["P"]] = 0.98
     out = with_finder_backs(probs, np.array([0.95, 0.95], np.float32))
-    assert CLASSIFIER_CODES[int(out[0].argmax())] == "back" and out[0, CLASS_INDEX["back"]] == pytest.approx(0.95, rel=1e-3)
+    assert CLASSIFIER_CODES[int(out[0].argmax())] == "back"
+    assert out[0, CLASS_INDEX["back"]] == pytest.approx(0.95, rel=1e-3)
     assert CLASSIFIER_CODES[int(out[1].argmax())] == "P" and out[1, CLASS_INDEX["back"]] < 0.05
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
+
+
+def test_a_kong_whose_second_back_glare_paled_is_still_a_concealed_kong_and_an_exposed_kong_stays() -> None:
+    """Back, E, E, and a back read as the blank dragon (its back a distant second): read face down too, the
+    group is a concealed kong of E, and the tile is flagged. Four E apart, one read face down with E a close
+    second, are not made a concealed kong (four equal faces are likelier than two backs there)."""
+    from vision.pipeline import interpret
+
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["back", "E", "E", "P"], 560)
+    det = dets(b1 + b2 + b3, c1 + c2 + c3, conf=0.9)
+    det.probs[14, CLASS_INDEX["back"]] = 0.05  # the pale back's second reading
+    reading = interpret(det, "nanning", winner=0)
+    assert reading.hand is not None and reading.hand["melds"] == [
+        {"type": "kong_concealed", "tiles": ["E"] * 4, "from": None}]
+    assert [(c.tile, c.from_code, c.to_code) for c in reading.corrections[:1]] == [(14, "P", "back")]
+    assert 14 in reading.doubts
+
+    b3, c3 = row(["E", "E", "back", "E"], 560)
+    det = dets(b1 + b2 + b3, c1 + c2 + c3, conf=0.9)
+    det.probs[13, CLASS_INDEX["E"]] = 0.08
+    reading = interpret(det, "nanning", winner=0)
+    assert not any(c.to_code == "back" for c in reading.corrections)
+    assert reading.codes[11:15].count("back") == 0  # no kong made of it: its lone back is read as its face, E

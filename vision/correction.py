@@ -75,13 +75,22 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     like a tile's back."""
     if not len(det) or not det.face_down.any():
         return []
-    down, side = det.face_down, det.sideways
+    out = []
     stray = []
     for row in rows_of(det):
         for g in split_groups(det, row):
+            partner = second_back(det, g)
+            if partner is not None:  # read face down as well: the group is a concealed kong
+                was = det.codes[partner]
+                det.probs[partner, BACK] = float(det.probs[partner].max()) * 1.01
+                det.probs[partner] /= float(det.probs[partner].sum())
+                out.append(Correction(partner, was, "back", Said(
+                    "four tiles apart with one face down: a concealed kong is likelier than four equal faces, so "
+                    "this tile is read as its second face-down tile; check it",
+                    "四張牌放在一邊、一張背面朝上：暗槓比四張相同牌面更可能，所以這張讀成暗槓的第二張背面；請檢查")))
+            down, side = det.face_down, det.sideways
             kong = len(g) == 4 and sum(down[i] for i in g) >= 2 and not any(side[i] for i in g)
             stray += [i for i in g if down[i] and not kong]
-    out = []
     for i in stray:
         det.probs[i, BACK] = 0.0
         det.probs[i] /= max(float(det.probs[i].sum()), EPS)
@@ -89,6 +98,28 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
             "a face-down tile lies outside a concealed kong: read as its most likely face",
             "背面朝上的牌不在暗槓中：讀成最可能的牌面")))
     return out
+
+
+def second_back(det: Detections, g: list[int]) -> int | None:
+    """In a group of four tiles apart, none sideways, with exactly one read face down: the tile that, read face
+    down too, makes the group a concealed kong (two backs, two equal faces) more probable than an exposed kong of
+    four equal faces up; None when the exposed kong is likelier or the group is no such group. Glare turns a
+    back pale enough to be read as the blank white dragon, and one lost back would break the kong."""
+    down = [i for i in g if det.face_down[i]]
+    if len(g) != 4 or len(down) != 1 or any(det.sideways[i] for i in g):
+        return None
+    lp = np.log(np.maximum(det.probs[g], EPS))
+    faces = np.array([j for j in range(lp.shape[1]) if j != BACK])
+    exposed = float(lp[:, faces].sum(0).max())
+    best, partner = -np.inf, None
+    for k, i in enumerate(g):
+        if i in down:
+            continue
+        others = [m for m, t in enumerate(g) if t not in down and t != i]
+        score = float(lp[g.index(down[0]), BACK] + lp[k, BACK] + lp[np.ix_(others, faces)].sum(0).max())
+        if score > best:
+            best, partner = score, i
+    return partner if best > exposed else None
 
 
 def face_unshown_kongs(det: Detections, layout: Layout, codes: list[str], rules: Ruleset) -> list[Correction]:
