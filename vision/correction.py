@@ -102,9 +102,9 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
 
 def second_back(det: Detections, g: list[int]) -> int | None:
     """In a group of four tiles apart, none sideways, with exactly one read face down: the tile that, read face
-    down too, makes the group a concealed kong (two backs, two equal faces) more probable than an exposed kong of
-    four equal faces up; None when the exposed kong is likelier or the group is no such group. Glare turns a
-    back pale enough to be read as the blank white dragon, and one lost back would break the kong."""
+    down too, leaves two tiles read as one playing face and makes the group a concealed kong more probable than
+    an exposed kong of four equal faces up; None when the exposed kong is likelier or the group is no such group.
+    Glare turns a back pale enough to be read as the blank white dragon, and one lost back would break the kong."""
     down = [i for i in g if det.face_down[i]]
     if len(g) != 4 or len(down) != 1 or any(det.sideways[i] for i in g):
         return None
@@ -116,6 +116,9 @@ def second_back(det: Detections, g: list[int]) -> int | None:
         if i in down:
             continue
         others = [m for m, t in enumerate(g) if t not in down and t != i]
+        shown = {det.codes[g[m]] for m in others}
+        if len(shown) != 1 or INDEX[shown.pop()] in FLOWERS:  # a kong shows two equal faces, never flowers
+            continue
         score = float(lp[g.index(down[0]), BACK] + lp[k, BACK] + lp[np.ix_(others, faces)].sum(0).max())
         if score > best:
             best, partner = score, i
