@@ -40,7 +40,7 @@ def veil_map(img: np.ndarray) -> np.ndarray | None:
     h, w = img.shape[:2]
     step = max(1, max(h, w) // WORK_SIDE)
     sample = cv2.resize(img, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST)
-    if cv2.countNonZero(_darkest(sample) >= BLOWN) < SPOT_SHARE * sample.shape[0] * sample.shape[1]:
+    if np.count_nonzero(_darkest(sample) >= BLOWN) < SPOT_SHARE * sample.shape[0] * sample.shape[1]:
         return None  # a cheap look first: most photos have no blown-out spot
     small = img
     while max(small.shape[:2]) >= 2 * WORK_SIDE:  # Gaussian halving: far faster than area averaging at 12 MP
