@@ -27,9 +27,9 @@ FOLDS = ("", "IMG_2023", "fb", "hand")  # "": every train set; then each set tha
 VALID_ONLY = ("IMG_27xx", "screenshot")
 
 
-def run_folds(work: Path, epochs: int, extra: list[str]) -> None:
-    """Train one classifier per fold (skipping folds already done) into ``work/<fold>``."""
-    for fold in FOLDS:
+def run_folds(work: Path, epochs: int, extra: list[str], folds: tuple[str, ...] = FOLDS) -> None:
+    """Train one classifier per fold of ``folds`` (skipping folds already done) into ``work/<fold>``."""
+    for fold in folds:
         name = fold or "all"
         out = work / name
         if (out / "done").exists():
@@ -53,16 +53,20 @@ def kept_epoch(log_path: Path) -> dict:
 
 
 def table(work: Path) -> dict[str, dict]:
-    """Per design: tiles, top-1 and top-3 when held out, and top-1 when trained on (the ``all`` fold)."""
-    everything = kept_epoch(work / "all" / "log.json")["designs"]
+    """Per design: tiles, top-1 and top-3 when held out, and top-1 when trained on (the ``all`` fold); the
+    folds not run (yet) are left out."""
+    logs = {f: work / (f or "all") / "log.json" for f in FOLDS}
+    everything = kept_epoch(logs[""])["designs"] if logs[""].exists() else {}
     rows = {}
     for fold in [f for f in FOLDS if f] + list(VALID_ONLY):
-        source = everything if fold in VALID_ONLY else kept_epoch(work / fold / "log.json")["designs"]
+        if fold not in VALID_ONLY and not logs[fold].exists():
+            continue
+        source = everything if fold in VALID_ONLY else kept_epoch(logs[fold])["designs"]
         if fold not in source:
             continue
+        on = everything.get(fold, {}).get("top1") if fold not in VALID_ONLY else None
         rows[fold] = {"tiles": source[fold]["tiles"], "held_out_top1": source[fold]["top1"],
-                      "held_out_top3": source[fold]["top3"],
-                      "trained_on_top1": None if fold in VALID_ONLY else everything[fold]["top1"]}
+                      "held_out_top3": source[fold]["top3"], "trained_on_top1": on}
     return rows
 
 
@@ -71,18 +75,23 @@ def print_tables(works: list[Path]) -> None:
     print(json.dumps(results, indent=1))
     head = " | ".join(f"{w.name}: held out top-1 / top-3 / trained on" for w in works)
     print(f"\n| tile set | valid tiles | {head} |\n|---|---|" + "---|" * len(works))
-    designs = list(next(iter(results.values())))
+    designs = [d for d in [f for f in FOLDS if f] + list(VALID_ONLY) if any(d in r for r in results.values())]
     for d in designs:
         cells = []
         for w in works:
-            r = results[str(w)][d]
+            r = results[str(w)].get(d)
+            if r is None:
+                cells.append("not run")
+                continue
             on = "–" if r["trained_on_top1"] is None else f"{100 * r['trained_on_top1']:.1f}"
             cells.append(f"{100 * r['held_out_top1']:.1f} / {100 * r['held_out_top3']:.1f} / {on}")
-        print(f"| {d} | {results[str(works[0])][d]['tiles']} | " + " | ".join(cells) + " |")
+        tiles = next(r[d]["tiles"] for r in results.values() if d in r)
+        print(f"| {d} | {tiles} | " + " | ".join(cells) + " |")
     summary = []
     for w in works:
         accs = [r["held_out_top1"] for r in results[str(w)].values()]
-        summary.append(f"mean {100 * sum(accs) / len(accs):.1f}, worst {100 * min(accs):.1f}")
+        summary.append(f"mean {100 * sum(accs) / len(accs):.1f}, worst {100 * min(accs):.1f} ({len(accs)} sets)"
+                       if accs else "nothing run")
     print("| **held out: mean, worst** | | " + " | ".join(summary) + " |")
 
 
@@ -94,13 +103,19 @@ def main() -> None:
     ap.add_argument("--synth-faces", type=int, default=0, help="add this many synthetic faces to every fold")
     ap.add_argument("--recipe", default="", metavar="ARGS",
                     help="more train_classifier arguments for every fold, e.g. the shipped augmentations")
+    ap.add_argument("--folds", default=None, metavar="F,G",
+                    help=f"only these folds ({', '.join(f or 'all' for f in FOLDS)}), e.g. fb,hand")
     ap.add_argument("--table", nargs="+", default=None, metavar="WORK", help="only print the table of these runs")
     args = ap.parse_args()
     if args.table:
         print_tables([Path(w) for w in args.table])
         return
     extra = (["--synth-faces", str(args.synth_faces)] if args.synth_faces else []) + args.recipe.split()
-    run_folds(Path(args.work), args.epochs, extra)
+    folds = FOLDS if args.folds is None else tuple("" if f == "all" else f for f in args.folds.split(","))
+    unknown = [f for f in folds if f not in FOLDS]
+    if unknown:
+        ap.error(f"unknown fold {', '.join(unknown)}; known: {', '.join(f or 'all' for f in FOLDS)}")
+    run_folds(Path(args.work), args.epochs, extra, folds)
     print_tables([Path(args.work)])
 
 
