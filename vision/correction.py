@@ -75,6 +75,7 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     like a tile's back."""
     if not len(det) or not det.face_down.any():
         return []
+    down, side = det.face_down, det.sideways
     out = []
     stray = []
     for row in rows_of(det):
@@ -84,11 +85,11 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
                 was = det.codes[partner]
                 det.probs[partner, BACK] = float(det.probs[partner].max()) * 1.01
                 det.probs[partner] /= float(det.probs[partner].sum())
+                down[partner] = True
                 out.append(Correction(partner, was, "back", Said(
                     "four tiles apart with one face down: a concealed kong is likelier than four equal faces, so "
                     "this tile is read as its second face-down tile; check it",
                     "四張牌放在一邊、一張背面朝上：暗槓比四張相同牌面更可能，所以這張讀成暗槓的第二張背面；請檢查")))
-            down, side = det.face_down, det.sideways
             kong = len(g) == 4 and sum(down[i] for i in g) >= 2 and not any(side[i] for i in g)
             stray += [i for i in g if down[i] and not kong]
     for i in stray:

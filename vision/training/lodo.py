@@ -25,6 +25,7 @@ from pathlib import Path
 
 FOLDS = ("", "IMG_2023", "fb", "hand")  # "": every train set; then each set that train and valid both have
 VALID_ONLY = ("IMG_27xx", "screenshot")
+HELD_OUT_SETS = tuple(f for f in FOLDS if f) + VALID_ONLY  # the table's rows: every set read held out
 
 
 def run_folds(work: Path, epochs: int, extra: list[str], folds: tuple[str, ...] = FOLDS) -> None:
@@ -58,7 +59,7 @@ def table(work: Path) -> dict[str, dict]:
     logs = {f: work / (f or "all") / "log.json" for f in FOLDS}
     everything = kept_epoch(logs[""])["designs"] if logs[""].exists() else {}
     rows = {}
-    for fold in [f for f in FOLDS if f] + list(VALID_ONLY):
+    for fold in HELD_OUT_SETS:
         if fold not in VALID_ONLY and not logs[fold].exists():
             continue
         source = everything if fold in VALID_ONLY else kept_epoch(logs[fold])["designs"]
@@ -75,7 +76,7 @@ def print_tables(works: list[Path]) -> None:
     print(json.dumps(results, indent=1))
     head = " | ".join(f"{w.name}: held out top-1 / top-3 / trained on" for w in works)
     print(f"\n| tile set | valid tiles | {head} |\n|---|---|" + "---|" * len(works))
-    designs = [d for d in [f for f in FOLDS if f] + list(VALID_ONLY) if any(d in r for r in results.values())]
+    designs = [d for d in HELD_OUT_SETS if any(d in r for r in results.values())]
     for d in designs:
         cells = []
         for w in works:
