@@ -128,6 +128,44 @@ def test_a_composed_hand_turned_each_way_reads_as_upright(composed: tuple, k: in
 
 
 @needs_data
+@pytest.mark.parametrize("k", (1, 3))
+def test_a_photo_turned_by_a_quarter_costs_no_more_finder_passes_than_upright(k: int) -> None:
+    """The latency budget of a turned photo: when the first pass is sure of the tiles it saw lying landscape and
+    they are small, the zoomed pass over the photo turned upright, placed by the first pass's boxes, is the
+    reading; no full pass of the turned photo is added."""
+    from vision.evaluate_hands import normal, table_groups, truth_case
+    from vision.reader import brightened, downscale
+    from vision.training.data import load_split
+    from vision.training.synth import CropBank, compose
+
+    bank = CropBank.build(load_split("valid"), seed=0)
+    rng, nrng = random.Random(7), np.random.default_rng(7)
+    for _ in range(2):  # the second hand: one the first pass is sure of, turned
+        hand, winner = truth_case(rng, "nanning")
+        img, _ = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True)
+    reader = TileReader()
+    turned = turn_image(img, k)
+    sure = reader._detect_at(downscale(brightened(turned), round(reader.zoom_max * reader.imgsz)), 1.0, 1.0)
+    assert float(sure.confidence.mean()) >= reader.retry_below  # the case this test is about
+    passes: list[float] = []
+    first = reader._detect_at
+
+    def counted(*args: object, **kwargs: object) -> Detections:
+        passes.append(1.0)
+        return first(*args, **kwargs)  # type: ignore[arg-type]
+
+    reader._detect_at = counted  # type: ignore[method-assign]
+    upright = read_image(img, reader, "nanning", True, winner)
+    upright_passes = len(passes)
+    passes.clear()
+    r = read_image(turned, reader, "nanning", True, winner)
+    assert upright_passes == 2  # the first pass and the zoomed one
+    assert len(passes) == upright_passes
+    assert (k + r.det.turned) % 4 == 0
+    assert normal(r.hand) == normal(upright.hand) == normal(hand)
+
+
+@needs_data
 def test_the_hand_is_chosen_from_a_cluttered_table(composed: tuple) -> None:
     """A wall of backs and a field of discards around the hand: what the finder sees of them is set apart, with a
     warning that says how many, and the hand keeps exactly its own tiles."""
