@@ -215,7 +215,8 @@ class TileReader:
                  quarter_turn_margin: float | None = 0.25, quarter_below: float = 0.9, photo_turn: bool = True,
                  repair: bool = True, not_tile_above: float = 0.5, calibration: Calibration | None = None,
                  oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
-                 deglare: bool = True, turn_zoom: bool = True) -> None:
+                 deglare: bool = True, turn_zoom: bool = True, level_from: float = 8.0,
+                 zoom_after_retry: bool = True) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -240,6 +241,8 @@ class TileReader:
         self.zoom_adds = zoom_adds
         self.deglare = deglare
         self.turn_zoom = turn_zoom
+        self.zoom_after_retry = zoom_after_retry
+        self.level_from = level_from  # rows at this slant (degrees) or more: the zoomed pass reads them turned level
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -298,11 +301,16 @@ class TileReader:
         scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
         if zoomed is not None:
             pass  # read already, turned and enlarged
-        elif unsure:
-            best = self._unstretched(small, best)
-        elif self.zoom_to:
-            zoomed = self._zoom(small, best)
-            best = best if zoomed is None else zoomed
+        else:
+            first = best
+            if unsure:
+                best = self._unstretched(small, best)
+            # a photo the finder was unsure of that no squashing helped (tiles turned in the plane, dim, blurred)
+            # is read enlarged as well: the zoomed pass shows its tiles at the size the finder is surest of
+            if self.zoom_to and (not unsure or self.zoom_after_retry and best is first):
+                # (all the unsure pass's boxes place the region, and the enlarged pass must find as many)
+                zoomed = self._zoom(small, best, reach=self.conf if unsure else 0.5)
+                best = best if zoomed is None else zoomed
         best = self._to_photo(best, scale, shape)
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
@@ -350,20 +358,57 @@ class TileReader:
                     float(np.sqrt(self.zoom_area * self.imgsz ** 2 / max(area, 1.0))))
         if scale < 2 * first:  # not worth a second pass (or the photo has no more detail to give)
             return None
-        part = self._detect_at(small[y1:y2, x1:x2], 1.0, 1.0, scale)
-        # the enlarged tiles are the size the finder is surest of, so its doubtful boxes there are mostly clutter
-        part = part[part.confidence >= self.zoom_conf]
-        # tiles lying in a row: a box mostly covered by its neighbours is a duplicate straddling them
-        part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
-        if len(part) < 0.75 * len(sure):  # the enlarged pass went wrong (rare): keep the first
-            return None
-        part.xyxy += np.array([x1, y1, x1, y1], np.float32)
+        angle = row_angle(held) if self.level_from else 0.0
+        if abs(angle) >= max(self.level_from, 1e-6):
+            part = self._levelled_pass(small, held, tile, angle, scale)
+            if len(part) < 0.75 * len(held):
+                return None
+        else:
+            part = self._detect_at(small[y1:y2, x1:x2], 1.0, 1.0, scale)
+            # the enlarged tiles are the size the finder is surest of, so its doubtful boxes there are mostly clutter
+            part = part[part.confidence >= self.zoom_conf]
+            # tiles lying in a row: a box mostly covered by its neighbours is a duplicate straddling them
+            part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
+            if len(part) < 0.75 * len(held):  # the enlarged pass went wrong (rare): keep the first
+                return None
+            part.xyxy += np.array([x1, y1, x1, y1], np.float32)
         # the enlarged pass adds to the first, not replaces it: a sure first-pass tile that no enlarged box
         # overlaps (a blank white dragon or a face-down tile the enlarged pass scored under its cut) is kept
         if self.zoom_adds:  # (part holds at least one box here: sure has two or more)
             lost = intersections(sure.xyxy, part.xyxy).max(1) < 0.3 * box_areas(sure.xyxy)
             if lost.any():
                 part = Detections.boxes_of([part, sure[lost]])
+        return part
+
+    def _levelled_pass(self, small: np.ndarray, held: np.ndarray, tile: float, angle: float, scale: float
+                       ) -> Detections:
+        """The zoomed pass over rows that run at ``angle`` degrees (a phone turned in its plane): the region is
+        turned so that its rows run level, where the finder sees upright tiles side by side as it was trained to,
+        and each box found is turned back as the axis-aligned box of its tile turned by ``angle`` (the box the
+        oriented crops and the layout undo). Boxes in ``small``'s pixels."""
+        a = np.radians(angle)
+        c, si = float(np.cos(a)), float(np.sin(a))
+        # photo -> level: rotate by -angle (rows at +angle run level), then shift the region's corner to 0
+        cx, cy = (held[:, 0] + held[:, 2]) / 2, (held[:, 1] + held[:, 3]) / 2
+        lx, ly = cx * c + cy * si, -cx * si + cy * c
+        x0, y0 = float(lx.min() - 2 * tile), float(ly.min() - 2 * tile)
+        width, height = int(lx.max() - lx.min() + 4 * tile), int(ly.max() - ly.min() + 4 * tile)
+        m = np.array([[c, si, -x0], [-si, c, -y0]], np.float64)
+        level = cv2.warpAffine(small, m, (max(width, 8), max(height, 8)), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+        part = self._detect_at(level, 1.0, 1.0, scale)
+        part = part[part.confidence >= self.zoom_conf]
+        part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
+        if not len(part):
+            return part
+        b = part.xyxy.astype(np.float64)
+        bx, by = (b[:, 0] + b[:, 2]) / 2 + x0, (b[:, 1] + b[:, 3]) / 2 + y0
+        px, py = bx * c - by * si, bx * si + by * c  # level -> photo
+        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        bw, bh = w * c + h * abs(si), w * abs(si) + h * c
+        hs, ws = small.shape[:2]
+        part.xyxy = np.stack([(px - bw / 2).clip(0, ws), (py - bh / 2).clip(0, hs), (px + bw / 2).clip(0, ws),
+                              (py + bh / 2).clip(0, hs)], 1).astype(np.float32)
         return part
 
     def _nms(self, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
