@@ -166,6 +166,24 @@ def test_a_photo_turned_by_a_quarter_costs_no_more_finder_passes_than_upright(k:
 
 
 @needs_data
+@pytest.mark.parametrize("degrees", (20, -20))
+def test_a_hand_turned_20_degrees_in_the_plane_reads_as_upright(composed: tuple, degrees: int) -> None:
+    """A phone held askew: rows at 20 degrees are read along their own direction (the zoomed pass turned
+    level, the layout and the upside-down check levelled), and the hand is the upright one."""
+    from vision.conditions import rotate
+    from vision.evaluate_hands import normal
+
+    img, hand, winner, ruleset = composed
+    reader = TileReader()
+    askew, _ = rotate(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
+    r = read_image(askew, reader, ruleset, True, winner)
+    assert r.det.turned == 0
+    assert normal(r.hand) == normal(hand)
+    slanted = TileReader(level_from=0.0, zoom_after_retry=False)  # the reader before rows were levelled
+    assert normal(read_image(askew, slanted, ruleset, True, winner).hand) != normal(hand)
+
+
+@needs_data
 def test_the_hand_is_chosen_from_a_cluttered_table(composed: tuple) -> None:
     """A wall of backs and a field of discards around the hand: what the finder sees of them is set apart, with a
     warning that says how many, and the hand keeps exactly its own tiles."""

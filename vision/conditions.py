@@ -178,7 +178,8 @@ def clutter(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np
 CONDITIONS: dict[str, Callable] = {
     "upright": lambda img, boxes, rng: (img, boxes),
     "rot90": quarter(1), "rot180": quarter(2), "rot270": quarter(3),
-    "tilt30": tilt(30), "tilt45": tilt(45), "rot10": rotate(10),
+    "tilt30": tilt(30), "tilt45": tilt(45), "rot10": rotate(10), "rot20": rotate(20),
+    "rot30": rotate(30),
     "blur2": blur, "motion": motion, "dim": dim, "warm": warm, "glare": glare,
     "lowres": scaled(megapixels=0.3), "jpeg25": jpeg(25), "upscale12mp": scaled(megapixels=12),
     "clutter": clutter,

@@ -215,7 +215,7 @@ class TileReader:
                  quarter_turn_margin: float | None = 0.25, quarter_below: float = 0.9, photo_turn: bool = True,
                  repair: bool = True, not_tile_above: float = 0.5, calibration: Calibration | None = None,
                  oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
-                 deglare: bool = True, turn_zoom: bool = True, level_from: float = 8.0,
+                 deglare: bool = True, turn_zoom: bool = True, level_from: float = 12.0,
                  zoom_after_retry: bool = True) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
