@@ -96,15 +96,22 @@ def row_angle(xyxy: np.ndarray) -> float:
     if len(xyxy) < 3:
         return 0.0
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    widths = xyxy[:, 2] - xyxy[:, 0]
+    widths, heights = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
     d = centres[None, :, :] - centres[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
     np.fill_diagonal(dist, np.inf)
     beside = (np.abs(d[..., 0]) >= np.abs(d[..., 1])) & (d[..., 0] > 0)  # the neighbour to the right
     near = dist <= 1.5 * np.maximum(widths[:, None], widths[None, :])
-    dist = np.where(beside & near, dist, np.inf)
-    j = dist.argmin(1)
-    has = np.isfinite(dist[np.arange(len(xyxy)), j])
+    # neighbours of one shape (both upright or both sideways) first: a sideways tile of a meld lies lower than
+    # its upright neighbours, so the pair's centres run off the row by up to 10 degrees
+    tall, size = widths < heights, np.sqrt(np.maximum(widths * heights, 1e-6))  # (boxes of tiles up to 45 degrees)
+    same = (tall[:, None] == tall[None, :]) & (np.abs(size[:, None] - size[None, :]) <= 0.2 * size[:, None])
+    for pick in (beside & near & same, beside & near):
+        cand = np.where(pick, dist, np.inf)
+        j = cand.argmin(1)
+        has = np.isfinite(cand[np.arange(len(xyxy)), j])
+        if has.sum() >= 3:
+            break
     if has.sum() < 3:
         return 0.0
     pair = d[np.flatnonzero(has), j[has]]
