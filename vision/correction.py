@@ -21,7 +21,7 @@ from scoring.tiles import FLOWERS, INDEX, N_KINDS
 
 from .classes import BACK, CLASSIFIER_CODES
 from .detections import Detections
-from .layout import Layout, best_meld_codes, log_prob, rows_of, split_groups
+from .layout import Layout, along_rows, best_meld_codes, log_prob, rows_of, split_groups
 from .said import Said, in_lang
 
 EPS = 1e-6
@@ -78,8 +78,9 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     down, side = det.face_down, det.sideways
     out = []
     stray = []
-    for row in rows_of(det):
-        for g in split_groups(det, row):
+    flat = along_rows(det)  # groups read along slanted rows (the same tiles; the probabilities changed are det's)
+    for row in rows_of(flat):
+        for g in split_groups(flat, row):
             partner = second_back(det, g)
             if partner is not None:  # read face down as well: the group is a concealed kong
                 was = det.codes[partner]

@@ -60,6 +60,18 @@ class Layout:
         return out
 
 
+def along_rows(det: Detections) -> Detections:
+    """The detections with their boxes levelled along the rows' own direction (``crops.row_angle``) when the rows
+    run at a slant (a photo turned in its plane), as they are otherwise: rows and groups are read on these.
+    The same tiles in the same order; a copy when levelled."""
+    angle = row_angle(det.xyxy)
+    if not angle:
+        return det
+    flat = det[np.arange(len(det))]
+    flat.xyxy = levelled(det.xyxy, angle)
+    return flat
+
+
 def rows_of(det: Detections) -> list[list[int]]:
     """Tiles grouped in rows by vertical overlap of their boxes (tilted rows follow their neighbours)."""
     n = len(det)
@@ -226,10 +238,7 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     another size (``apart_by_size``) and tiles away from the hand's rows (``apart_from_hand``: discards, walls)
     are left out of every group, with a warning that says how many."""
     rules = as_ruleset(rules)
-    angle = row_angle(det.xyxy)
-    if angle:  # rows at a slant (a photo turned in its plane): group them along their own direction
-        det = det[np.arange(len(det))]
-        det.xyxy = levelled(det.xyxy, angle)
+    det = along_rows(det)  # rows at a slant (a photo turned in its plane): grouped along their own direction
     by_size = apart_by_size(det)
     keep = np.setdiff1d(np.arange(len(det)), by_size)
     away = [int(keep[i]) for i in apart_from_hand(det[keep], FLOWERS | {CODES[k] for k in rules.flower_kinds})]

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .crops import levelled, row_angle
 from .detections import Detections
-from .layout import FLOWERS, apart_by_size, apart_from_hand, rows_of, split_groups
+from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, rows_of, split_groups
 
 
 def turn_image(img: np.ndarray, k: int) -> np.ndarray:
@@ -56,10 +55,7 @@ def upside_down(det: Detections) -> bool:
     say so (no melds and no lone tile: as it is)."""
     if len(det) < 5:
         return False
-    angle = row_angle(det.xyxy)
-    if angle:  # rows at a slant (a photo turned in its plane): read them along their own direction, as the layout
-        det = det[np.arange(len(det))]
-        det.xyxy = levelled(det.xyxy, angle)
+    det = along_rows(det)  # rows at a slant (a photo turned in its plane): read along their own direction
     keep = np.setdiff1d(np.arange(len(det)), apart_by_size(det))
     sub = det[keep]
     sub = sub[np.setdiff1d(np.arange(len(sub)), apart_from_hand(sub))]  # the hand only, not the table around it
