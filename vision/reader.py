@@ -184,6 +184,35 @@ def downscale(img: np.ndarray, max_side: int) -> np.ndarray:
     return cv2.resize(src, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
 
 
+def levelled_region(small: np.ndarray, held: np.ndarray, tile: float, angle: float
+                    ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The region of ``small`` around the boxes ``held``, turned so that rows running at ``angle`` degrees (a phone
+    turned in its plane) run level: there the finder sees upright tiles side by side, as it was trained to. Also
+    the map of boxes found there back to ``small``'s pixels, each as the axis-aligned box of its tile turned by
+    ``angle`` (the box the oriented crops and the layout undo)."""
+    a = np.radians(angle)
+    c, si = float(np.cos(a)), float(np.sin(a))
+    # photo -> level: rotate by -angle (rows at +angle run level), then shift the region's corner to 0
+    cx, cy = (held[:, 0] + held[:, 2]) / 2, (held[:, 1] + held[:, 3]) / 2
+    lx, ly = cx * c + cy * si, -cx * si + cy * c
+    x0, y0 = float(lx.min() - 2 * tile), float(ly.min() - 2 * tile)
+    width, height = int(lx.max() - lx.min() + 4 * tile), int(ly.max() - ly.min() + 4 * tile)
+    m = np.array([[c, si, -x0], [-si, c, -y0]], np.float64)
+    level = cv2.warpAffine(small, m, (max(width, 8), max(height, 8)), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    hs, ws = small.shape[:2]
+
+    def back(xyxy: np.ndarray) -> np.ndarray:
+        b = xyxy.astype(np.float64)
+        bx, by = (b[:, 0] + b[:, 2]) / 2 + x0, (b[:, 1] + b[:, 3]) / 2 + y0
+        px, py = bx * c - by * si, bx * si + by * c  # level -> photo
+        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        bw, bh = w * c + h * abs(si), w * abs(si) + h * c
+        return np.stack([(px - bw / 2).clip(0, ws), (py - bh / 2).clip(0, hs), (px + bw / 2).clip(0, ws),
+                         (py + bh / 2).clip(0, hs)], 1).astype(np.float32)
+    return level, back
+
+
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
     """Sum of the finder scores of the boxes it is fairly sure of: compares readings of one photo."""
     c = det.confidence
@@ -273,7 +302,7 @@ class TileReader:
         small = take_off(small, veil)  # tiles under a highlight get their edges back
         best = self._detect_at(small, 1.0, 1.0)
         k, zoomed = 0, None
-        unsure = not len(best) or float(best.confidence.mean()) < self.retry_below if self.retry_below else False
+        unsure = self._unsure(best)
         if self.photo_turn and landscape(best, most=TURNED_TILE):
             # tiles landscape as a rule, as real tiles are when turned: a photo turned by a quarter (a photo the
             # export stretched has far wider boxes). Its rows run up the picture, where the finder, the zoomed pass
@@ -296,12 +325,10 @@ class TileReader:
                 turned = self._detect_at(upright, 1.0, 1.0)
                 if len(turned) and not landscape(turned) and confident_mass(turned) >= confident_mass(best):
                     small, best, k = upright, turned, 3
-                    unsure = float(best.confidence.mean()) < self.retry_below if self.retry_below else False
+                    unsure = self._unsure(best)
         shape = turned_shape(img.shape, k)
         scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
-        if zoomed is not None:
-            pass  # read already, turned and enlarged
-        else:
+        if zoomed is None:  # (not read already, turned and enlarged)
             first = best
             if unsure:
                 best = self._unstretched(small, best)
@@ -315,6 +342,10 @@ class TileReader:
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
         return best, k, veil
+
+    def _unsure(self, det: Detections) -> bool:
+        """Whether the finder is unsure of a reading (nothing found, or mean score under ``retry_below``)."""
+        return bool(self.retry_below) and (not len(det) or float(det.confidence.mean()) < self.retry_below)
 
     def _unstretched(self, small: np.ndarray, first: Detections) -> Detections:
         """The surest reading of a photo the finder was unsure of, among it squashed 2x, 4x and 8x along either
@@ -360,55 +391,26 @@ class TileReader:
             return None
         angle = row_angle(held) if self.level_from else 0.0
         if abs(angle) >= max(self.level_from, 1e-6):
-            part = self._levelled_pass(small, held, tile, angle, scale)
-            if len(part) < 0.75 * len(held):
-                return None
+            region, back_to_small = levelled_region(small, held, tile, angle)
         else:
-            part = self._detect_at(small[y1:y2, x1:x2], 1.0, 1.0, scale)
-            # the enlarged tiles are the size the finder is surest of, so its doubtful boxes there are mostly clutter
-            part = part[part.confidence >= self.zoom_conf]
-            # tiles lying in a row: a box mostly covered by its neighbours is a duplicate straddling them
-            part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
-            if len(part) < 0.75 * len(held):  # the enlarged pass went wrong (rare): keep the first
-                return None
-            part.xyxy += np.array([x1, y1, x1, y1], np.float32)
+            region = small[y1:y2, x1:x2]
+
+            def back_to_small(xyxy: np.ndarray) -> np.ndarray:
+                return xyxy + np.array([x1, y1, x1, y1], np.float32)
+        part = self._detect_at(region, 1.0, 1.0, scale)
+        # the enlarged tiles are the size the finder is surest of, so its doubtful boxes there are mostly clutter
+        part = part[part.confidence >= self.zoom_conf]
+        # tiles lying in a row: a box mostly covered by its neighbours is a duplicate straddling them
+        part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
+        if len(part) < 0.75 * len(held):  # the enlarged pass went wrong (rare): keep the first
+            return None
+        part.xyxy = back_to_small(part.xyxy)
         # the enlarged pass adds to the first, not replaces it: a sure first-pass tile that no enlarged box
         # overlaps (a blank white dragon or a face-down tile the enlarged pass scored under its cut) is kept
         if self.zoom_adds:  # (part holds at least one box here: sure has two or more)
             lost = intersections(sure.xyxy, part.xyxy).max(1) < 0.3 * box_areas(sure.xyxy)
             if lost.any():
                 part = Detections.boxes_of([part, sure[lost]])
-        return part
-
-    def _levelled_pass(self, small: np.ndarray, held: np.ndarray, tile: float, angle: float, scale: float
-                       ) -> Detections:
-        """The zoomed pass over rows that run at ``angle`` degrees (a phone turned in its plane): the region is
-        turned so that its rows run level, where the finder sees upright tiles side by side as it was trained to,
-        and each box found is turned back as the axis-aligned box of its tile turned by ``angle`` (the box the
-        oriented crops and the layout undo). Boxes in ``small``'s pixels."""
-        a = np.radians(angle)
-        c, si = float(np.cos(a)), float(np.sin(a))
-        # photo -> level: rotate by -angle (rows at +angle run level), then shift the region's corner to 0
-        cx, cy = (held[:, 0] + held[:, 2]) / 2, (held[:, 1] + held[:, 3]) / 2
-        lx, ly = cx * c + cy * si, -cx * si + cy * c
-        x0, y0 = float(lx.min() - 2 * tile), float(ly.min() - 2 * tile)
-        width, height = int(lx.max() - lx.min() + 4 * tile), int(ly.max() - ly.min() + 4 * tile)
-        m = np.array([[c, si, -x0], [-si, c, -y0]], np.float64)
-        level = cv2.warpAffine(small, m, (max(width, 8), max(height, 8)), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-        part = self._detect_at(level, 1.0, 1.0, scale)
-        part = part[part.confidence >= self.zoom_conf]
-        part = part[suppress_contained(part.xyxy, part.confidence, np.arange(len(part)), covered=0.7)]
-        if not len(part):
-            return part
-        b = part.xyxy.astype(np.float64)
-        bx, by = (b[:, 0] + b[:, 2]) / 2 + x0, (b[:, 1] + b[:, 3]) / 2 + y0
-        px, py = bx * c - by * si, bx * si + by * c  # level -> photo
-        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
-        bw, bh = w * c + h * abs(si), w * abs(si) + h * c
-        hs, ws = small.shape[:2]
-        part.xyxy = np.stack([(px - bw / 2).clip(0, ws), (py - bh / 2).clip(0, hs), (px + bw / 2).clip(0, ws),
-                              (py + bh / 2).clip(0, hs)], 1).astype(np.float32)
         return part
 
     def _nms(self, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
