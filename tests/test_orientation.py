@@ -13,7 +13,16 @@ from vision.correction import restrict
 from vision.detections import Detections
 from vision.evaluate import match
 from vision.labels import read_yolo
-from vision.orientation import turn_boxes, turn_image, turned_shape, upside_down
+from vision.orientation import (
+    as_read,
+    level_image,
+    photo_boxes,
+    read_shape,
+    turn_boxes,
+    turn_image,
+    turned_shape,
+    upside_down,
+)
 from vision.photo import decode_for_reading, load_photo
 from vision.pipeline import read_image
 from vision.reader import MODELS_DIR, TileReader
@@ -37,6 +46,33 @@ def test_turned_boxes_follow_the_turned_picture(k: int) -> None:
         assert out[y1:y2, x1:x2].min() == 255
     assert out.sum() == img.sum()
     assert np.allclose(turn_boxes(moved, out.shape, -k), boxes)  # and back
+
+
+@pytest.mark.parametrize(("degrees", "k"), [(30, 0), (-25, 0), (30, 1), (-18, 3)])
+def test_boxes_of_a_levelled_photo_come_back_to_the_photo(degrees: float, k: int) -> None:
+    """A photo turned in its plane: read levelled (and maybe turned by a quarter), its tiles are upright boxes
+    again, and ``photo_boxes`` brings them back as the boxes around the tilted tiles in the photo itself."""
+    from vision.conditions import rotate
+
+    img = np.zeros((600, 800, 3), np.uint8)
+    boxes = np.float32([[200 + 50 * i, 250, 240 + 50 * i, 306] for i in range(6)])
+    for x1, y1, x2, y2 in boxes.astype(int):
+        img[y1:y2, x1:x2] = 255
+    askew, truth = rotate(degrees)(img, boxes, np.random.default_rng(0))
+    slant = -float(degrees)  # rows turned counter-clockwise run up to the right: a negative slant
+    read = turn_image(level_image(askew, slant), k)
+    det = Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), turned=k, levelled=slant)
+    assert read.shape[:2] == read_shape(askew.shape, det)
+    assert np.array_equal(as_read(askew, det), read)
+    n, _, stats, _ = cv2.connectedComponentsWithStats((read.min(2) > 127).astype(np.uint8))
+    found = np.float32([[x, y, x + w, y + h] for x, y, w, h, area in stats[1:] if area > 500])
+    assert len(found) == 6
+    w, h = sorted(found[0, 2:] - found[0, :2])
+    assert abs(w - 40) <= 3 and abs(h - 56) <= 3  # upright tiles again: the layout sees their true shapes
+    det.xyxy, det.confidence = found, np.ones(len(found), np.float32)
+    back = photo_boxes(det, askew.shape)
+    pairs = match(truth, back, thr=0.8)
+    assert len(pairs) == 6
 
 
 def row(groups: list[str], y: float = 100.0) -> Detections:
@@ -179,8 +215,44 @@ def test_a_hand_turned_20_degrees_in_the_plane_reads_as_upright(composed: tuple,
     r = read_image(askew, reader, ruleset, True, winner)
     assert r.det.turned == 0
     assert normal(r.hand) == normal(hand)
-    slanted = TileReader(level_from=0.0, zoom_after_retry=False)  # the reader before rows were levelled
+    slanted = TileReader(level_from=0.0, zoom_after_retry=False, level_photo_from=0.0)  # before rows were levelled
     assert normal(read_image(askew, slanted, ruleset, True, winner).hand) != normal(hand)
+
+
+@needs_data
+@pytest.mark.parametrize("degrees", (30, -30))
+def test_a_hand_turned_30_degrees_in_the_plane_is_read_levelled(composed: tuple, degrees: int) -> None:
+    """At 30 degrees the whole photo is read again turned level (where its tiles stand upright, as the finder,
+    the crops and the layout expect), the page says so, and the hand is the upright one."""
+    from vision.conditions import rotate
+    from vision.evaluate_hands import normal
+
+    img, hand, winner, ruleset = composed
+    askew, _ = rotate(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
+    r = read_image(askew, TileReader(), ruleset, True, winner)
+    assert r.det.turned == 0 and abs(r.det.levelled + degrees) <= 3
+    assert normal(r.hand) == normal(hand)
+    assert (r.height, r.width) == read_shape(askew.shape, r.det)
+    assert any("turned" in w and "slant" in w for w in r.warnings)
+
+
+@needs_data
+def test_a_hand_at_30_degrees_that_the_slanted_reading_got_wrong_is_read_levelled() -> None:
+    """A real case (hand 3 of ``evaluate_hands --seed 1 --condition rot30``): every tile found and named, but the
+    boxes around its tilted tiles overlap and hide which lie sideways, so the slanted reading grouped them
+    wrong. Read levelled, the hand is exact."""
+    from vision.evaluate_hands import composed_cases, normal
+    from vision.training.data import load_split
+    from vision.training.synth import CropBank
+
+    bank = CropBank.build(load_split("valid"), seed=1)
+    *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 4, 1, "rot30")
+    assert k == 3
+    r = read_image(img, TileReader(), ruleset, True, winner)
+    assert r.det.levelled and normal(r.hand) == normal(hand)
+    before = read_image(img, TileReader(level_photo_from=0.0), ruleset, True, winner)
+    assert before.det.levelled == 0.0
+    assert len(before.det) == len(r.det) and normal(before.hand) != normal(hand)
 
 
 @needs_data

@@ -103,22 +103,13 @@ def test_a_concealed_kong_of_a_composed_hand_at_20_degrees_keeps_its_face_down_t
     """A real case (hand 24 of ``evaluate_hands --seed 0 --condition rot20``): a hand with a concealed kong whose
     row runs at 20 degrees. Its kong is found along the row, so its two backs stay face down and the hand is
     read exactly; read along the image's axes, the kong was split and its backs re-read as faces."""
-    import random
-
-    from scoring.rulesets import RULESETS
-    from vision.conditions import rotate
-    from vision.evaluate_hands import normal, table_groups, truth_case
+    from vision.evaluate_hands import composed_cases, normal
     from vision.training.data import load_split
-    from vision.training.synth import CropBank, compose
+    from vision.training.synth import CropBank
 
     bank = CropBank.build(load_split("valid"), seed=0)
-    rng, nrng, crng = random.Random(0), np.random.default_rng(0), np.random.default_rng(1)
-    for k in range(25):  # the evaluation's own sequence of hands, photos and conditions
-        ruleset = tuple(RULESETS)[k % 3]
-        hand, winner = truth_case(rng, ruleset)
-        img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True,
-                              two_rows=rng.random() < 0.3)
-        img, _ = rotate(20)(img, np.array([p.box for p in placed], np.float32), crng)
+    *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 25, 0, "rot20")  # the evaluation's hand 24
+    assert k == 24
     assert any(m["type"] == "kong_concealed" for m in hand["melds"])
     r = read_image(img, TileReader(), ruleset, True, winner)
     assert normal(r.hand) == normal(hand)

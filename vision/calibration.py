@@ -127,7 +127,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
     from .detections import squashed
     from .evaluate import WIDEST, match, photo_files
     from .labels import read_yolo
-    from .orientation import turn_boxes
+    from .orientation import photo_boxes
     from .photo import load_photo
 
     files = photo_files(images)[half::2][:limit]
@@ -138,7 +138,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
         fix_labels(p.name, codes)
         det = reader.read(img)  # type: ignore[attr-defined]
         restrict(det, WIDEST)
-        for i, j in match(turn_boxes(gt, img.shape, det.turned), det.xyxy):
+        for i, j in match(gt, photo_boxes(det, img.shape)):
             probs.append(det.probs[j])
             truth.append(CLASS_INDEX[codes[i]])
             squash.append(squashed(gt))

@@ -89,10 +89,10 @@ def washed_share(crop: np.ndarray) -> float:
 ROW_ANGLE_MIN, ROW_ANGLE_MAX = 4.0, 35.0  # degrees: under it an axis-aligned crop is as good; over it, ambiguous
 
 
-def row_angle(xyxy: np.ndarray) -> float:
+def row_direction(xyxy: np.ndarray) -> float:
     """The direction the photo's rows run in, in degrees (image y down, so positive runs down to the right), from
-    the centres of side-by-side neighbours; 0 when the rows run level, or when the pairs do not agree on one
-    direction (loose tiles, a single column), so that such photos keep axis-aligned crops."""
+    the centres of side-by-side neighbours; 0 when the pairs do not agree on one direction (loose tiles, a single
+    column) or it lies outside ``ROW_ANGLE_MIN``..``ROW_ANGLE_MAX``."""
     if len(xyxy) < 3:
         return 0.0
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
@@ -119,9 +119,17 @@ def row_angle(xyxy: np.ndarray) -> float:
     med = float(np.median(angles))
     if (np.abs(angles - med) <= 5).mean() < 0.6 or not ROW_ANGLE_MIN <= abs(med) <= ROW_ANGLE_MAX:
         return 0.0
-    # the tiles' own shapes along that direction must be a tile's (taller than wide as a rule): a photo stretched
-    # unevenly (the shared export squashed every photo to a square) or seen at a steep angle gives shapes that
-    # no tile has, and there an axis-aligned crop is the safer cut
+    return med
+
+
+def row_angle(xyxy: np.ndarray) -> float:
+    """``row_direction``, where the tiles' own shapes along it are a tile's (taller than wide as a rule); else 0,
+    so that the photo keeps axis-aligned crops: a photo stretched unevenly (the shared export squashed every
+    photo to a square) or seen at a steep angle gives shapes that no tile has, and there an axis-aligned crop is
+    the safer cut."""
+    med = row_direction(xyxy)
+    if not med:
+        return 0.0
     flat = levelled(xyxy, med)
     tall = float(np.median((flat[:, 3] - flat[:, 1]) / np.maximum(flat[:, 2] - flat[:, 0], 1e-6)))
     return med if 1.1 <= tall <= 1.9 else 0.0

@@ -47,6 +47,8 @@ class Detections:
     back_score: np.ndarray | None = None  # the finder's share of "face down" per box, when it has that class
     turned: int = 0  # quarter turns counter-clockwise the reader gave the photo to read it upright (boxes are in
     # the turned photo's pixels; orientation.turn_image turns the photo the same way)
+    levelled: float = 0.0  # degrees the reader turned the photo in its plane first, so that its rows ran level
+    # (orientation.as_read: the photo the boxes lie in; orientation.photo_boxes: the boxes in the photo's pixels)
 
     @classmethod
     def empty(cls) -> Detections:
@@ -63,7 +65,7 @@ class Detections:
     def copy(self) -> Detections:
         """An independent copy (the interpretation of a reading changes its probabilities)."""
         return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy(),
-                          turned=self.turned)
+                          turned=self.turned, levelled=self.levelled)
 
     def __len__(self) -> int:
         return len(self.xyxy)
@@ -72,7 +74,7 @@ class Detections:
         return Detections(self.xyxy[index], self.confidence[index],
                           self.probs[index] if len(self.probs) else self.probs,
                           self.sideways[index] if len(self.sideways) else self.sideways,
-                          None if self.back_score is None else self.back_score[index], self.turned)
+                          None if self.back_score is None else self.back_score[index], self.turned, self.levelled)
 
     @property
     def class_id(self) -> np.ndarray:

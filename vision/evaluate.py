@@ -23,7 +23,7 @@ from .classes import CLASSIFIER_CODES, RF_CODES, fix_labels, mislabelled
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
 from .labels import read_yolo, source_name
-from .orientation import turn_boxes
+from .orientation import photo_boxes
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
 
@@ -87,8 +87,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         det = reader.read(img)
         restrict(det, WIDEST)  # every face and flower exists in some ruleset
         latency.append(1000 * (time.perf_counter() - t))
-        gt = turn_boxes(gt, img.shape, det.turned)  # in the frame the reader read the photo in
-        pairs = match(gt, det.xyxy)
+        pairs = match(gt, photo_boxes(det, img.shape))  # the reading's boxes back in the photo's own frame
         codes = det.codes
         n_gt += len(gt)
         n_pred += len(det)

@@ -15,6 +15,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from .conditions import CONDITIONS
 from .detections import Detections
 from .evaluate import match
 from .layout import analyse, to_hand
-from .orientation import turn_boxes
+from .orientation import photo_boxes
 from .pipeline import read_image
 from .reader import MODELS_DIR, TileReader
 from .training.data import load_split
@@ -101,14 +102,31 @@ def partition(placed: list[PlacedTile], det: Detections, layout_groups: list[Any
     return ok, len(pairs)
 
 
+def composed_cases(bank: CropBank, n: int, seed: int, condition: str = "upright", size: tuple[int, int] = (2016, 1512)
+                   ) -> Iterator[tuple[int, str, dict[str, Any], int, np.ndarray, list[PlacedTile]]]:
+    """The evaluation's sequence of hands for one seed (the same hands for every condition): the hand's number,
+    its ruleset, the true hand and winner, and the composed photo with ``condition`` applied, with its tiles."""
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    crng = np.random.default_rng(seed + 1)  # the condition's own randomness (glare spot, blur direction)
+    for k in range(n):
+        ruleset = tuple(RULESETS)[k % 3]
+        hand, winner = truth_case(rng, ruleset)
+        img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=size, fit=True,
+                              two_rows=rng.random() < 0.3)
+        if len(placed) != sum(len(g) for g in table_groups(hand, winner, random.Random(0))):
+            continue  # a crop was missing for some code
+        boxes = np.array([p.box for p in placed], np.float32)
+        img, boxes = CONDITIONS[condition](img, boxes, crng)
+        placed = [dataclasses.replace(p, box=tuple(float(v) for v in b)) for p, b in zip(placed, boxes)]
+        yield k, ruleset, hand, winner, img, placed
+
+
 def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condition: str = "upright"
              ) -> dict[str, Any]:
     """Compose ``args.n`` winning hands (the same hands for every condition: one seed), apply the condition to
     each photo and its true boxes, read, and count hands, groups and tiles right."""
     w, h = (int(v) for v in args.size.split("x"))
-    rng = random.Random(args.seed)
-    nrng = np.random.default_rng(args.seed)
-    crng = np.random.default_rng(args.seed + 1)  # the condition's own randomness (glare spot, blur direction)
     stats = {"photos": 0, "tiles": 0, "tiles_right_before": 0, "tiles_right_after": 0, "groups_right": 0,
              "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
              "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0}
@@ -116,16 +134,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
     failures = []
     read_ms: list[float] = []
     t0 = time.time()
-    for k in range(args.n):
-        ruleset = tuple(RULESETS)[k % 3]
-        hand, winner = truth_case(rng, ruleset)
-        img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(w, h), fit=True,
-                              two_rows=rng.random() < 0.3)
-        if len(placed) != sum(len(g) for g in table_groups(hand, winner, random.Random(0))):
-            continue  # a crop was missing for some code
-        boxes = np.array([p.box for p in placed], np.float32)
-        img, boxes = CONDITIONS[condition](img, boxes, crng)
-        placed = [dataclasses.replace(p, box=tuple(float(v) for v in b)) for p, b in zip(placed, boxes)]
+    for k, ruleset, hand, winner, img, placed in composed_cases(bank, args.n, args.seed, condition, (w, h)):
         if args.save:
             import cv2
 
@@ -137,12 +146,11 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
         t = time.perf_counter()
         r = read_image(img, reader, ruleset, True, winner)
         read_ms.append(1000 * (time.perf_counter() - t))
-        if r.det.turned:  # the reader turned the photo upright: so are the true boxes
-            placed = [dataclasses.replace(p, box=tuple(float(v) for v in b)) for p, b in zip(
-                placed, turn_boxes(np.array([p.box for p in placed], np.float32), img.shape, r.det.turned))]
         raw_codes = list(r.det.codes)
         before = to_hand(r.det, analyse(r.det, ruleset), winner, raw_codes)
-        pairs = match(np.array([p.box for p in placed], np.float32), r.det.xyxy)
+        seen = r.det.copy()  # the reading's boxes in the photo's own pixels, where the true boxes are
+        seen.xyxy = photo_boxes(r.det, img.shape)
+        pairs = match(np.array([p.box for p in placed], np.float32), seen.xyxy)
         stats["photos"] += 1
         stats["tiles"] += len(placed)
         stats["tiles_right_before"] += sum(raw_codes[j] == placed[i].code for i, j in pairs)
@@ -159,7 +167,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
         matched = {j for _, j in pairs}
         stats["clutter_in_hand"] += any(j in grouped for j in range(len(r.det)) if j not in matched)
         stats["hand_left_out"] += any(j not in grouped for j in matched)
-        groups_ok, _ = partition(placed, r.det, r.layout.groups)
+        groups_ok, _ = partition(placed, seen, r.layout.groups)
         stats["groups_right"] += groups_ok
         ok_before = normal(before) == normal(hand)
         ok_after = normal(r.hand) == normal(hand)

@@ -9,6 +9,7 @@ tile lying just left of the longest group, with none just right of it, means the
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .detections import Detections
@@ -35,6 +36,69 @@ def turned_shape(shape: tuple[int, ...], k: int) -> tuple[int, int]:
     """(h, w) of a photo of ``shape`` after k quarter turns."""
     h, w = shape[:2]
     return (w, h) if k % 2 else (h, w)
+
+
+LEVEL_BORDER = (114, 114, 114)  # the corners a levelled photo gains: the grey the finder knows as padding
+
+
+def level_matrix(shape: tuple[int, ...], angle: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The 2x3 map from a photo of ``shape`` to the photo turned in its plane so that rows running at ``angle``
+    degrees (image y down: positive runs down to the right) run level, and the (h, w) of a canvas that holds
+    all of it."""
+    h, w = shape[:2]
+    a = np.radians(angle)
+    c, s = float(np.cos(a)), float(np.sin(a))
+    xs, ys = np.array([0.0, w, w, 0.0]), np.array([0.0, 0.0, h, h])
+    lx, ly = xs * c + ys * s, -xs * s + ys * c  # turned by -angle
+    m = np.array([[c, s, -lx.min()], [-s, c, -ly.min()]], np.float64)
+    return m, (int(np.ceil(ly.max() - ly.min())), int(np.ceil(lx.max() - lx.min())))
+
+
+def level_image(img: np.ndarray, angle: float) -> np.ndarray:
+    """The photo turned in its plane so that rows at ``angle`` degrees run level (``level_matrix``); as is at 0."""
+    if not angle:
+        return img
+    m, (h, w) = level_matrix(img.shape, angle)
+    return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=LEVEL_BORDER)
+
+
+def tilted_boxes(xyxy: np.ndarray, m: np.ndarray, angle: float, shape: tuple[int, ...]) -> np.ndarray:
+    """Boxes of upright tiles moved by the 2x3 map ``m`` that turns them by ``angle`` degrees: each as the
+    axis-aligned box around its tile turned (centre mapped, sides widened), clipped to a photo of ``shape``."""
+    if not len(xyxy):
+        return xyxy.astype(np.float32)
+    b = xyxy.astype(np.float64)
+    cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+    px, py = m[0, 0] * cx + m[0, 1] * cy + m[0, 2], m[1, 0] * cx + m[1, 1] * cy + m[1, 2]
+    c, s = abs(float(np.cos(np.radians(angle)))), abs(float(np.sin(np.radians(angle))))
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    bw, bh = w * c + h * s, w * s + h * c
+    hs, ws = shape[:2]
+    return np.stack([(px - bw / 2).clip(0, ws), (py - bh / 2).clip(0, hs), (px + bw / 2).clip(0, ws),
+                     (py + bh / 2).clip(0, hs)], 1).astype(np.float32)
+
+
+def as_read(img: np.ndarray, det: Detections) -> np.ndarray:
+    """The photo the way the reader read it (and its boxes lie): levelled by ``det.levelled`` degrees, then turned
+    by ``det.turned`` quarter turns. The page shows this and cuts its tile crops from it."""
+    return turn_image(level_image(img, det.levelled), det.turned)
+
+
+def read_shape(shape: tuple[int, ...], det: Detections) -> tuple[int, int]:
+    """(h, w) of ``as_read`` of a photo of ``shape``."""
+    h, w = level_matrix(shape, det.levelled)[1] if det.levelled else shape[:2]
+    return turned_shape((h, w), det.turned)
+
+
+def photo_boxes(det: Detections, shape: tuple[int, ...]) -> np.ndarray:
+    """The reading's boxes in the pixels of the photo itself (of ``shape``), undoing ``as_read``: a box of a
+    levelled photo comes back as the axis-aligned box around its tile turned back (the box a labeller draws)."""
+    level = level_matrix(shape, det.levelled)[1] if det.levelled else shape[:2]
+    xyxy = turn_boxes(det.xyxy, turned_shape(level, det.turned), -det.turned)
+    if not det.levelled:
+        return xyxy
+    return tilted_boxes(xyxy, cv2.invertAffineTransform(level_matrix(shape, det.levelled)[0]), det.levelled, shape)
 
 
 def landscape(det: Detections, sure: float = 0.5, most: float = float("inf")) -> bool:

@@ -17,13 +17,21 @@ from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
 from .layout import Layout, analyse, to_hand
-from .orientation import turned_shape
+from .orientation import read_shape
 from .photo import load_for_reading
 from .reader import TileReader
 from .said import Said, in_lang
 
 TURN_WARNING = {k: Said(f"the photo was read turned by {90 * (4 - k)} degrees clockwise: its tiles lay that way",
                      f"照片順時針轉了 {90 * (4 - k)} 度來讀：牌是這樣擺的") for k in (1, 2, 3)}
+
+
+
+def level_warning(degrees: float) -> Said:
+    """What the page says when the reader turned a photo in its plane (``det.levelled``) to read its rows level."""
+    way, way_zh = ("clockwise", "順時針") if degrees < 0 else ("counter-clockwise", "逆時針")
+    return Said(f"the photo was read turned {abs(degrees):.0f} degrees {way}: its rows of tiles ran at a slant",
+                f"照片{way_zh}轉了 {abs(degrees):.0f} 度來讀：牌排是斜的")
 
 
 @dataclass
@@ -94,6 +102,8 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     warnings: list[str] = list(photo_warnings or [])
     if seen.turned:
         warnings.append(TURN_WARNING[seen.turned])
+    if seen.levelled:
+        warnings.append(level_warning(seen.levelled))
     corrections = restrict(det, rules) + face_up_stray_backs(det)
     if len(det) == 0:
         warnings.append(Said("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand",
@@ -126,10 +136,10 @@ def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEF
                photo_warnings: list[str] | None = None) -> Reading:
     """Read a decoded photo (BGR) into a Reading; ``scale`` maps the image's pixels to the photo's (when it was
     decoded at reduced size), so boxes, width and height are in the photo's pixels, turned upright when the
-    reader found the photo turned (``det.turned``)."""
+    reader found the photo turned (``det.turned``) and levelled when its rows ran at a slant (``det.levelled``)."""
     timing = timing if timing is not None else {}
     det = detect(img, reader, timing, scale)
-    h, w = turned_shape(img.shape, det.turned)
+    h, w = read_shape(img.shape, det)
     return interpret(det, ruleset, winning, winner, path, round(w * scale), round(h * scale), timing,
                      photo_warnings)
 

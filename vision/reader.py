@@ -24,12 +24,22 @@ from .crops import (
     oriented_crop,
     quarter_turnable,
     row_angle,
+    row_direction,
     tile_crop,
     washed_share,
 )
 from .detections import Detections, box_areas, intersections
 from .glare import take_off, veil_map, veil_of_boxes
-from .orientation import landscape, turn_boxes, turn_image, turned_shape, upside_down
+from .orientation import (
+    landscape,
+    level_image,
+    level_matrix,
+    tilted_boxes,
+    turn_boxes,
+    turn_image,
+    turned_shape,
+    upside_down,
+)
 from .repair import repair_rows
 
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
@@ -200,17 +210,8 @@ def levelled_region(small: np.ndarray, held: np.ndarray, tile: float, angle: flo
     m = np.array([[c, si, -x0], [-si, c, -y0]], np.float64)
     level = cv2.warpAffine(small, m, (max(width, 8), max(height, 8)), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-    hs, ws = small.shape[:2]
-
-    def back(xyxy: np.ndarray) -> np.ndarray:
-        b = xyxy.astype(np.float64)
-        bx, by = (b[:, 0] + b[:, 2]) / 2 + x0, (b[:, 1] + b[:, 3]) / 2 + y0
-        px, py = bx * c - by * si, bx * si + by * c  # level -> photo
-        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
-        bw, bh = w * c + h * abs(si), w * abs(si) + h * c
-        return np.stack([(px - bw / 2).clip(0, ws), (py - bh / 2).clip(0, hs), (px + bw / 2).clip(0, ws),
-                         (py + bh / 2).clip(0, hs)], 1).astype(np.float32)
-    return level, back
+    inverse = cv2.invertAffineTransform(m)
+    return level, lambda xyxy: tilted_boxes(xyxy, inverse, angle, small.shape)
 
 
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
@@ -245,7 +246,7 @@ class TileReader:
                  repair: bool = True, not_tile_above: float = 0.5, calibration: Calibration | None = None,
                  oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
                  deglare: bool = True, turn_zoom: bool = True, level_from: float = 12.0,
-                 zoom_after_retry: bool = True) -> None:
+                 zoom_after_retry: bool = True, level_photo_from: float = 15.0) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -272,6 +273,7 @@ class TileReader:
         self.turn_zoom = turn_zoom
         self.zoom_after_retry = zoom_after_retry
         self.level_from = level_from  # rows at this slant (degrees) or more: the zoomed pass reads them turned level
+        self.level_photo_from = level_photo_from  # rows at this slant or more: the whole photo is read turned level
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
         shape = self.detector.get_inputs()[0].shape
@@ -342,6 +344,28 @@ class TileReader:
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
         return best, k, veil
+
+    def _find_levelled(self, img: np.ndarray, det: Detections, angle: float
+                       ) -> tuple[np.ndarray, Detections, int, np.ndarray | None]:
+        """The photo turned so that rows at ``angle`` degrees run level, and ``_find``'s reading of it. Where the
+        slanted reading ``det`` holds small tiles, one zoomed pass over the levelled region they place (the
+        turned photo's corners make it larger, so a first pass there sees its tiles smaller still); else a
+        full ``_find``."""
+        level = level_image(img, angle)
+        if self.zoom_to:
+            small = downscale(level, self.zoom_max * self.imgsz)
+            veil = veil_map(small) if self.deglare else None
+            small = take_off(small, veil)
+            m = level_matrix(img.shape, angle)[0]
+            guess = det.copy()
+            guess.xyxy = (levelled(det.xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
+            guess.xyxy *= np.float32(small.shape[1] / level.shape[1])
+            zoomed = self._zoom(small, guess, reach=self.conf)
+            if zoomed is not None:
+                scale = (small.shape[1] / level.shape[1], small.shape[0] / level.shape[0])
+                found = self._to_photo(zoomed, scale, level.shape)
+                return level, repair_rows(found) if self.repair else found, 0, veil
+        return (level, *self._find(level))
 
     def _unsure(self, det: Detections) -> bool:
         """Whether the finder is unsure of a reading (nothing found, or mean score under ``retry_below``)."""
@@ -583,14 +607,29 @@ class TileReader:
 
     def read(self, img: np.ndarray, timing: dict[str, float] | None = None) -> Detections:
         """Detect and classify every tile of a decoded photo, and find which way up it is: the boxes come back
-        in the pixels of the photo turned by ``det.turned`` quarter turns (``orientation.turn_image``)."""
+        in the pixels of the photo levelled by ``det.levelled`` degrees and turned by ``det.turned`` quarter turns
+        (``orientation.as_read``)."""
         t = time.perf_counter()
         img = brightened(img)
         # the finder reads the photo with any glare veil taken off (tile edges under a highlight come back); the
         # classifier reads the photo as it is, and de-glared crops only for veiled tiles and washed-out faces
         det, quarter, veil = self._find(img)
+        # (the direction alone: boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
+        # check of ``row_angle`` would rule out many; a levelled reading is only kept when it is sure and level)
+        slant = row_direction(det.xyxy) if self.level_photo_from and not quarter else 0.0
+        level_by = 0.0
+        if abs(slant) >= max(self.level_photo_from, 1e-6):
+            # rows at a slant (a phone held askew): the boxes around tilted tiles overlap and hide which tiles lie
+            # sideways, so the layout cannot group them; the whole photo is read again turned level, where its
+            # tiles stand upright as the finder, the crops and the layout expect (kept when it is surer)
+            level, again, turns, level_veil = self._find_levelled(img, det, slant)
+            # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size)
+            if (len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.8 * confident_mass(det)
+                    and abs(row_direction(again.xyxy)) < self.level_photo_from):
+                img, det, quarter, veil, level_by = level, again, turns, level_veil, slant
         t2 = time.perf_counter()
         det = self.classify(img, det, quarter, veil, measured=True)
+        det.levelled = level_by
         if self.photo_turn:
             det.xyxy = turn_boxes(det.xyxy, img.shape, det.turned)
             if upside_down(det):  # the classifier reads a tile upside down as well: the layout tells

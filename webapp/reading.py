@@ -16,7 +16,7 @@ from scoring import Ruleset
 from scoring.tiles import INDEX
 from vision.calibration import shipped_flag_below
 from vision.layout import meld_tiles
-from vision.orientation import turn_image
+from vision.orientation import as_read
 from vision.photo import PhotoError, decode_for_reading
 from vision.pipeline import Reading, detect, interpret
 from vision.reader import ModelMissing, TileReader, shipped_models_dir
@@ -55,7 +55,7 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
         raise ModelMissing(r)
     timing: dict[str, float] = {}
     det = detect(img, r, timing, scale)
-    img = turn_image(img, det.turned)  # shown (and cut into tile crops) the way it was read: upright
+    img = as_read(img, det)  # shown (and cut into tile crops) the way it was read: upright, rows level
     timing["page_read_ms"] = 1000 * (time.perf_counter() - t0)
     below = shipped_flag_below()  # before any ruleset: a doubt of the face the reader sees likeliest
     tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(det.probs[i].max() < below)}
