@@ -165,3 +165,31 @@ def test_a_12_megapixel_phone_photo_is_read_and_drawn_in_its_own_pixels(app: App
     drawn = annotate(blank, reading["tiles"][:1], max_side=2016, box_scale=2.0)
     ys, xs = np.nonzero(drawn.any(2))
     assert abs(xs.min() - box[0] / 2) <= 3 and abs(ys.max() - box[3] / 2) <= 3
+
+
+@pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_a_photo_taken_askew_is_shown_levelled_and_scored(app: AppTest, tmp_path: Path):
+    """A phone held 30 degrees askew: the page reads the photo levelled, says so in the user's language, shows the
+    levelled photo its boxes lie in, and scores the hand."""
+    import cv2
+
+    from vision.conditions import rotate
+    from vision.orientation import read_shape
+
+    from .test_browser import composed_photo
+
+    photo = tmp_path / "askew.jpg"
+    composed_photo(photo)
+    askew, _ = rotate(30)(cv2.imread(str(photo)), np.float32([[0, 0, 1, 1]]), np.random.default_rng(0))
+    cv2.imwrite(str(photo), askew)
+    app.file_uploader(key="upload").set_value(("askew.jpg", photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert "Valid win" in app.success[0].value
+    seen = app.session_state["tab"].photo
+    assert abs(seen.det.levelled + 30) <= 3
+    assert (seen.height, seen.width) == read_shape(askew.shape, seen.det)
+    said = f"{abs(seen.det.levelled):.0f}"  # (the rows' slant as measured: 30 degrees, give or take a few)
+    assert any(f"read turned {said} degrees clockwise" in w.value for w in app.warning)
+    app.radio(key="lang").set_value("zh").run()
+    assert any(f"順時針轉了 {said} 度" in w.value for w in app.warning)

@@ -287,7 +287,7 @@ class TileReader:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV); see ``_find``."""
         return self._find(img)[0]
 
-    def _find(self, img: np.ndarray) -> tuple[Detections, int, np.ndarray | None]:
+    def _find(self, img: np.ndarray, slant_from: float = 0.0) -> tuple[Detections, int, np.ndarray | None, bool]:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV), the quarter turns (0 or 3) the photo was
         read at when its tiles lay landscape as a rule, and the photo's glare veil (``glare.veil_map``, None
         without a blown-out spot or with ``deglare`` off): the finder reads the photo with the veil taken off.
@@ -298,11 +298,16 @@ class TileReader:
         When the tiles come out small (under ``zoom_below`` input pixels: a whole hand across a large photo), the
         region holding them is read again enlarged, at up to ``zoom_to`` pixels per tile. Last, with ``repair``,
         tiles cut in two are joined and phantom boxes in the gaps of a row dropped (``repair.repair_rows``).
+        With ``slant_from``, a first pass whose rows run at that slant or more is returned as it is (the last
+        item says so): ``read`` reads such a photo levelled instead.
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
         small = take_off(small, veil)  # tiles under a highlight get their edges back
         best = self._detect_at(small, 1.0, 1.0)
+        if slant_from and abs(row_direction(best.xyxy)) >= slant_from:
+            return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
+                                  img.shape), 0, veil, True
         k, zoomed = 0, None
         unsure = self._unsure(best)
         if self.photo_turn and landscape(best, most=TURNED_TILE):
@@ -343,7 +348,7 @@ class TileReader:
         best = self._to_photo(best, scale, shape)
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
-        return best, k, veil
+        return best, k, veil, False
 
     def _find_levelled(self, img: np.ndarray, det: Detections, angle: float
                        ) -> tuple[np.ndarray, Detections, int, np.ndarray | None]:
@@ -360,12 +365,14 @@ class TileReader:
             guess = det.copy()
             guess.xyxy = (levelled(det.xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
             guess.xyxy *= np.float32(small.shape[1] / level.shape[1])
-            zoomed = self._zoom(small, guess, reach=self.conf)
+            # (the region reaches further along the rows: the slanted first pass misses tiles at their ends)
+            zoomed = self._zoom(small, guess, reach=self.conf, along=3.0)
             if zoomed is not None:
                 scale = (small.shape[1] / level.shape[1], small.shape[0] / level.shape[0])
                 found = self._to_photo(zoomed, scale, level.shape)
                 return level, repair_rows(found) if self.repair else found, 0, veil
-        return (level, *self._find(level))
+        found, turns, veil, _ = self._find(level)
+        return level, found, turns, veil
 
     def _unsure(self, det: Detections) -> bool:
         """Whether the finder is unsure of a reading (nothing found, or mean score under ``retry_below``)."""
@@ -385,10 +392,12 @@ class TileReader:
         strong = [det for det, mass in readings if mass >= 0.6 * most]
         return max(strong, key=lambda det: float(det.confidence.mean()))
 
-    def _zoom(self, small: np.ndarray, det: Detections, reach: float = 0.5) -> Detections | None:
+    def _zoom(self, small: np.ndarray, det: Detections, reach: float = 0.5, along: float = 1.5
+              ) -> Detections | None:
         """Read the tiles' region again, enlarged, when the tiles were small in the first pass; None when it
         was not read again (tiles large enough, no detail to give) or the enlarged pass went wrong. The region
-        holds the first pass's boxes scored ``reach`` or more (its size and count come from those scored 0.5+).
+        holds the first pass's boxes scored ``reach`` or more (its size and count come from those scored 0.5+), and
+        ``along`` tiles more at the ends of its rows (1.5 tiles above and below).
 
         One pass over the region at ``zoom_to`` input pixels per tile (never beyond ``small``'s own resolution,
         nor over ``zoom_area`` times the first pass's input area); needs a detector that takes any input shape.
@@ -402,8 +411,8 @@ class TileReader:
         if tile * first >= self.zoom_below:
             return None
         held = det.xyxy[det.confidence >= min(reach, 0.5)]
-        x1, y1 = (held[:, :2].min(0) - 1.5 * tile).clip(0).astype(int)
-        x2, y2 = int(min(held[:, 2].max() + 1.5 * tile, w)), int(min(held[:, 3].max() + 1.5 * tile, h))
+        x1, y1 = int(max(held[:, 0].min() - along * tile, 0)), int(max(held[:, 1].min() - 1.5 * tile, 0))
+        x2, y2 = int(min(held[:, 2].max() + along * tile, w)), int(min(held[:, 3].max() + 1.5 * tile, h))
         area = float((x2 - x1) * (y2 - y1))
         # a small photo (a chat app's copy) may be enlarged beyond its own pixels, when its tiles have a real
         # tile's shape (1.1-1.5 times as tall as wide; the export's squashed photos come out 1.6-1.7)
@@ -613,7 +622,9 @@ class TileReader:
         img = brightened(img)
         # the finder reads the photo with any glare veil taken off (tile edges under a highlight come back); the
         # classifier reads the photo as it is, and de-glared crops only for veiled tiles and washed-out faces
-        det, quarter, veil = self._find(img)
+        # (a first pass whose rows run at a slant comes back as it is: the slanted photo's own retries and zoomed
+        # pass are then not needed)
+        det, quarter, veil, early = self._find(img, self.level_photo_from)
         # (the direction alone: boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
         # check of ``row_angle`` would rule out many; a levelled reading is only kept when it is sure and level)
         slant = row_direction(det.xyxy) if self.level_photo_from and not quarter else 0.0
@@ -627,6 +638,8 @@ class TileReader:
             if (len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.8 * confident_mass(det)
                     and abs(row_direction(again.xyxy)) < self.level_photo_from):
                 img, det, quarter, veil, level_by = level, again, turns, level_veil, slant
+            elif early:  # the levelled reading went wrong: the slanted photo read in full, as before
+                det, quarter, veil, _ = self._find(img)
         t2 = time.perf_counter()
         det = self.classify(img, det, quarter, veil, measured=True)
         det.levelled = level_by
