@@ -305,7 +305,8 @@ class TileReader:
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
         small = take_off(small, veil)  # tiles under a highlight get their edges back
         best = self._detect_at(small, 1.0, 1.0)
-        if slant_from and abs(row_direction(best.xyxy)) >= slant_from:
+        # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted)
+        if slant_from and not landscape(best) and abs(row_direction(best.xyxy)) >= slant_from:
             return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
                                   img.shape), 0, veil, True
         k, zoomed = 0, None
