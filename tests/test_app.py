@@ -189,6 +189,8 @@ def test_a_photo_taken_askew_is_shown_levelled_and_scored(app: AppTest, tmp_path
     seen = app.session_state["tab"].photo
     assert abs(seen.det.levelled + 30) <= 3
     assert (seen.height, seen.width) == read_shape(askew.shape, seen.det)
+    reading = app.session_state["tab"].reading.to_json()  # what the JSON says of the frame its boxes lie in
+    assert reading["levelled"] == round(seen.det.levelled, 1) and reading["turned"] == 0
     said = f"{abs(seen.det.levelled):.0f}"  # (the rows' slant as measured: 30 degrees, give or take a few)
     assert any(f"read turned {said} degrees clockwise" in w.value for w in app.warning)
     app.radio(key="lang").set_value("zh").run()

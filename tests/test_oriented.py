@@ -71,6 +71,21 @@ def test_level_rows_and_loose_tiles_keep_axis_aligned_crops() -> None:
     assert row_angle(np.array(loose)) == 0.0
 
 
+def test_a_loosely_placed_slanted_row_has_a_direction_only_for_the_loose_check() -> None:
+    """A low-resolution first pass places tiles tilted 30 degrees a few pixels off: the pairs of neighbours agree
+    only within 10 degrees, enough to send the photo to the levelled read, never enough to cut crops along it."""
+    from vision.crops import row_direction
+
+    _, boxes = drawn_row(12)
+    m = cv2.getRotationMatrix2D((300, 200), 30, 1.0)
+    moved = turned_boxes(boxes, m)
+    jitter = np.random.default_rng(0).normal(0, 4, (12, 2)).astype(np.float32)  # each tile a few pixels off
+    moved[:, :2] += jitter
+    moved[:, 2:] += jitter
+    assert row_direction(moved) == 0.0 and row_angle(moved) == 0.0
+    assert row_direction(moved, spread=10.0) == pytest.approx(-30, abs=2)
+
+
 @pytest.mark.parametrize("degrees", [-12, 10])
 def test_a_slanted_hand_is_grouped_as_the_level_one(degrees: float) -> None:
     b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)

@@ -89,10 +89,10 @@ def washed_share(crop: np.ndarray) -> float:
 ROW_ANGLE_MIN, ROW_ANGLE_MAX = 4.0, 35.0  # degrees: under it an axis-aligned crop is as good; over it, ambiguous
 
 
-def row_direction(xyxy: np.ndarray) -> float:
+def row_direction(xyxy: np.ndarray, spread: float = 5.0) -> float:
     """The direction the photo's rows run in, in degrees (image y down, so positive runs down to the right), from
-    the centres of side-by-side neighbours; 0 when the pairs do not agree on one direction (loose tiles, a single
-    column) or it lies outside ``ROW_ANGLE_MIN``..``ROW_ANGLE_MAX``."""
+    the centres of side-by-side neighbours; 0 when fewer than 60 % of the pairs agree within ``spread`` degrees
+    (loose tiles, a single column) or it lies outside ``ROW_ANGLE_MIN``..``ROW_ANGLE_MAX``."""
     if len(xyxy) < 3:
         return 0.0
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
@@ -117,7 +117,7 @@ def row_direction(xyxy: np.ndarray) -> float:
     pair = d[np.flatnonzero(has), j[has]]
     angles = np.degrees(np.arctan2(pair[:, 1], pair[:, 0]))
     med = float(np.median(angles))
-    if (np.abs(angles - med) <= 5).mean() < 0.6 or not ROW_ANGLE_MIN <= abs(med) <= ROW_ANGLE_MAX:
+    if (np.abs(angles - med) <= spread).mean() < 0.6 or not ROW_ANGLE_MIN <= abs(med) <= ROW_ANGLE_MAX:
         return 0.0
     return med
 

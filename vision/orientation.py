@@ -101,14 +101,14 @@ def photo_boxes(det: Detections, shape: tuple[int, ...]) -> np.ndarray:
     return tilted_boxes(xyxy, cv2.invertAffineTransform(level_matrix(shape, det.levelled)[0]), det.levelled, shape)
 
 
-def landscape(det: Detections, sure: float = 0.5, most: float = float("inf")) -> bool:
-    """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them), with a
-    median width-to-height ratio of at most ``most``."""
+def landscape(det: Detections, sure: float = 0.5, most: float = float("inf"), least: float = 1.0) -> bool:
+    """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them): a median
+    width-to-height ratio over ``least`` and at most ``most``."""
     xyxy = det.xyxy[det.confidence >= sure]
     if len(xyxy) < 3:
         return False
     ratio = float(np.median((xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)))
-    return 1.0 < ratio <= most
+    return least < ratio <= most
 
 
 def upside_down(det: Detections) -> bool:

@@ -72,7 +72,10 @@ class Reading:
                 "group": group_of[i],
                 "doubt": i in self.doubts,
             })
-        return {"path": self.path, "width": self.width, "height": self.height, "tiles": tiles,
+        # the boxes, width and height are those of the photo as read: levelled by "levelled" degrees (rows that ran
+        # at a slant), then turned by "turned" quarter turns counter-clockwise (vision.orientation.as_read)
+        return {"path": self.path, "width": self.width, "height": self.height, "turned": self.det.turned,
+                "levelled": round(float(self.det.levelled), 1), "tiles": tiles,
                 "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
                 "corrections": [c.to_json() for c in self.corrections], "warnings": self.warnings,
                 "warnings_zh": [in_lang(w, "zh") for w in self.warnings],

@@ -94,6 +94,8 @@ def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
 
 
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
+LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
+SQUARISH = 1.15  # the widest median box taken for tiles tilted in the photo's plane rather than turned by a quarter
 DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
 
 
@@ -305,8 +307,11 @@ class TileReader:
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
         small = take_off(small, veil)  # tiles under a highlight get their edges back
         best = self._detect_at(small, 1.0, 1.0)
-        # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted)
-        if slant_from and not landscape(best) and abs(row_direction(best.xyxy)) >= slant_from:
+        # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted;
+        # its tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square; the
+        # low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees)
+        if (slant_from and not landscape(best, least=SQUARISH)
+                and abs(row_direction(best.xyxy, spread=LOOSE_ROWS)) >= slant_from):
             return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
                                   img.shape), 0, veil, True
         k, zoomed = 0, None
@@ -626,9 +631,12 @@ class TileReader:
         # (a first pass whose rows run at a slant comes back as it is: the slanted photo's own retries and zoomed
         # pass are then not needed)
         det, quarter, veil, early = self._find(img, self.level_photo_from)
-        # (the direction alone: boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
-        # check of ``row_angle`` would rule out many; a levelled reading is only kept when it is sure and level)
-        slant = row_direction(det.xyxy) if self.level_photo_from and not quarter else 0.0
+        # the rows' direction alone (boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
+        # check of ``row_angle`` would rule out many; a levelled reading is only kept when it is sure and level),
+        # for a first pass alone measured as ``_find`` measured it
+        slant = 0.0
+        if self.level_photo_from and not quarter:
+            slant = row_direction(det.xyxy, spread=LOOSE_ROWS if early else 5.0)
         level_by = 0.0
         if abs(slant) >= max(self.level_photo_from, 1e-6):
             # rows at a slant (a phone held askew): the boxes around tilted tiles overlap and hide which tiles lie
