@@ -279,3 +279,43 @@ def test_a_hand_typed_in_at_phone_size(server: str, tmp_path: Path):
         raise
     finally:
         driver.quit()
+
+
+def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
+    """A phone held 30 degrees askew, in a real browser at phone size: the page says it read the photo levelled,
+    scores the hand, and shows the levelled photo with its boxes. Screenshot in build/screenshots/."""
+    import cv2
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from vision.conditions import rotate
+
+    photo = tmp_path / "askew.jpg"
+    composed_photo(photo)
+    askew, _ = rotate(30)(cv2.imread(str(photo)), np.float32([[0, 0, 1, 1]]), np.random.default_rng(0))
+    cv2.imwrite(str(photo), askew)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = browser(tmp_path, "390,844")
+    try:
+        driver.get(server + "/?lang=en")
+        wait = WebDriverWait(driver, 90)
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
+        said = wait.until(ec.presence_of_element_located(
+            (By.XPATH, "//*[contains(text(), 'degrees clockwise: its rows of tiles ran at a slant')]")))
+        shown = driver.find_element(By.XPATH, "//summary[contains(., 'tiles ·')]")
+        driver.execute_script("arguments[0].click();", shown)  # open the photo as read
+        picture = wait.until(ec.visibility_of_element_located(
+            (By.XPATH, "//summary[contains(., 'tiles ·')]/..//img")))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", said)
+        driver.save_screenshot(str(SHOTS / "phone_askew_said.png"))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", picture)
+        assert picture.size["width"] <= driver.execute_script("return window.innerWidth")  # no sideways scrolling
+        driver.save_screenshot(str(SHOTS / "phone_askew_photo.png"))
+    except Exception:
+        driver.save_screenshot(str(SHOTS / "failure_askew.png"))
+        raise
+    finally:
+        driver.quit()
