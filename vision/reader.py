@@ -643,9 +643,10 @@ class TileReader:
             # sideways, so the layout cannot group them; the whole photo is read again turned level, where its
             # tiles stand upright as the finder, the crops and the layout expect (kept when it is surer)
             level, again, turns, level_veil = self._find_levelled(img, det, slant)
-            # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size)
+            # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size;
+            # its tiles upright, not those of a photo turned by a quarter whose columns side by side looked slanted)
             if (len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.8 * confident_mass(det)
-                    and abs(row_direction(again.xyxy)) < self.level_photo_from):
+                    and abs(row_direction(again.xyxy)) < self.level_photo_from and not landscape(again)):
                 img, det, quarter, veil, level_by = level, again, turns, level_veil, slant
             elif early:  # the levelled reading went wrong: the slanted photo read in full, as before
                 det, quarter, veil, _ = self._find(img)
