@@ -1,12 +1,13 @@
 """Per-photo latency of the reading chain on 12-megapixel photos, at 1 and 2 threads, beside `mahjong-detector`.
 
-    python benchmarks/bench_vision.py [--n 20] [--seed 1] [--turn K]
+    python benchmarks/bench_vision.py [--n 20] [--seed 1] [--turn K] [--askew DEGREES]
 
 Photos: composed winning hands (real `valid`-split crops on real backgrounds, see vision.evaluate_hands) saved
 as 4032x3024 JPEGs. Latency = file -> hand (decode, detect, crop, classify, layout, correction), the model loaded
 once as in `python -m vision A.jpg B.jpg ...`. Tiles right = multiset overlap of the codes read with the true
 faces (flowers and face-down tiles excluded, which mahjong-detector cannot name). ``--turn K`` saves every photo
-turned by K quarter turns counter-clockwise with no EXIF tag (the reader finds the turn itself).
+turned by K quarter turns counter-clockwise with no EXIF tag (the reader finds the turn itself); ``--askew D``
+turns every photo by D degrees in its plane first (a phone held askew: the reader reads it levelled).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision.conditions import rotate  # noqa: E402
 from vision.evaluate_hands import table_groups, truth_case  # noqa: E402
 from vision.orientation import turn_image  # noqa: E402
 from vision.pipeline import read_photo  # noqa: E402
@@ -45,6 +47,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turn", type=int, default=0, choices=range(4), help="quarter turns, no EXIF tag")
+    ap.add_argument("--askew", type=float, default=0.0, help="degrees turned in the photo's plane")
     ap.add_argument("--no-deglare", action="store_true", help="without the glare veil's removal (ablation)")
     args = ap.parse_args()
     bank = CropBank.build(load_split("valid"), seed=args.seed)
@@ -55,11 +58,14 @@ def main() -> None:
         ruleset = "nanning" if k % 2 else "nanning-fan"
         hand, winner = truth_case(rng, ruleset)
         img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(4032, 3024), fit=True)
+        if args.askew:
+            img, _ = rotate(args.askew)(img, np.float32([[0, 0, 1, 1]]), nrng)
         p = tmp / f"photo_{k:03d}.jpg"
         cv2.imwrite(str(p), turn_image(img, args.turn), [cv2.IMWRITE_JPEG_QUALITY, 90])
         faces = [t.code for t in placed if t.code != "back" and not t.code.startswith("f")]
         photos.append((p, ruleset, faces))
-    report: dict[str, object] = {"photos": args.n, "size": "4032x3024", "quarter_turns": args.turn}
+    report: dict[str, object] = {"photos": args.n, "size": "4032x3024", "quarter_turns": args.turn,
+                                 "askew_degrees": args.askew}
     truth_total = sum(len(f) for _, _, f in photos)
     for threads in (1, 2):
         session.cache_clear()
