@@ -73,6 +73,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     labelled: Counter[str] = Counter()
     latency = []
     errors = []
+    levelled: list[str] = []  # photos read turned in their plane (rows at a slant)
     fixed = 0
     for p in files:
         try:
@@ -87,6 +88,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         det = reader.read(img)
         restrict(det, WIDEST)  # every face and flower exists in some ruleset
         latency.append(1000 * (time.perf_counter() - t))
+        if det.levelled:
+            levelled.append(f"{source_name(p.name)} ({det.levelled:.0f} degrees)")
         pairs = match(gt, photo_boxes(det, img.shape))  # the reading's boxes back in the photo's own frame
         codes = det.codes
         n_gt += len(gt)
@@ -114,7 +117,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
-        "images": len(files) - len(errors), "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
+        "images": len(files) - len(errors), "photos_read_levelled": levelled,
+        "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
         "tile_recall_by_kind": {k: round(v["matched"] / max(v["labelled"], 1), 4) for k, v in per_kind.items()},
         "class_accuracy_matched": round(n_correct / max(n_match, 1), 4),
@@ -154,9 +158,11 @@ def main() -> None:
     ap.add_argument("--not-tile-above", type=float, default=0.5,
                     help="drop boxes the classifier calls 'not a tile' with more than this probability (0: never)")
     ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
+    ap.add_argument("--no-level", action="store_true", help="never read a slanted photo levelled (ablation)")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
-                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented)
+                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented,
+                        level_photo_from=0.0 if args.no_level else 15.0)
     if args.no_aspect_retry:
         reader.retry_below = 0.0
     if args.conf is not None:
