@@ -356,27 +356,30 @@ class TileReader:
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
         return best, k, veil, False
 
-    def _find_levelled(self, img: np.ndarray, det: Detections, angle: float
+    def _find_levelled(self, img: np.ndarray, det: Detections, angle: float, quarter: int = 0
                        ) -> tuple[np.ndarray, Detections, int, np.ndarray | None]:
-        """The photo turned so that rows at ``angle`` degrees run level, and ``_find``'s reading of it. Where the
-        slanted reading ``det`` holds small tiles, one zoomed pass over the levelled region they place (the
-        turned photo's corners make it larger, so a first pass there sees its tiles smaller still); else a
-        full ``_find``."""
+        """The photo turned so that rows at ``angle`` degrees run level, and ``_find``'s reading of it (boxes in its
+        own pixels, the quarter turns it is read at, its glare veil). Where the slanted reading ``det`` (of a photo
+        read turned by ``quarter``) holds small tiles, one zoomed pass over the levelled region they place, turned
+        by ``quarter`` (the levelled photo's corners make it larger, so a first pass there sees its tiles
+        smaller still); else a full ``_find``."""
         level = level_image(img, angle)
         if self.zoom_to:
             small = downscale(level, self.zoom_max * self.imgsz)
-            veil = veil_map(small) if self.deglare else None
-            small = take_off(small, veil)
+            veil = veil_map(small) if self.deglare else None  # (of the photo as it lies, as ``_find`` measures it)
+            small = turn_image(take_off(small, veil), quarter)
+            shape = turned_shape(level.shape, quarter)
             m = level_matrix(img.shape, angle)[0]
             guess = det.copy()
-            guess.xyxy = (levelled(det.xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
-            guess.xyxy *= np.float32(small.shape[1] / level.shape[1])
+            boxes = (levelled(det.xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
+            guess.xyxy = turn_boxes(boxes, level.shape, quarter) * np.float32(small.shape[1] / shape[1])
             # (the region reaches further along the rows: the slanted first pass misses tiles at their ends)
             zoomed = self._zoom(small, guess, reach=self.conf, along=3.0)
             if zoomed is not None:
-                scale = (small.shape[1] / level.shape[1], small.shape[0] / level.shape[0])
-                found = self._to_photo(zoomed, scale, level.shape)
-                return level, repair_rows(found) if self.repair else found, 0, veil
+                found = self._to_photo(zoomed, (small.shape[1] / shape[1], small.shape[0] / shape[0]), shape)
+                found = repair_rows(found) if self.repair else found
+                found.xyxy = turn_boxes(found.xyxy, shape, -quarter)
+                return level, found, quarter, veil
         found, turns, veil, _ = self._find(level)
         return level, found, turns, veil
 
@@ -635,18 +638,23 @@ class TileReader:
         # check of ``row_angle`` would rule out many; a levelled reading is only kept when it is sure and level),
         # for a first pass alone measured as ``_find`` measured it
         slant = 0.0
-        if self.level_photo_from and not quarter:
-            slant = row_direction(det.xyxy, spread=LOOSE_ROWS if early else 5.0)
+        if self.level_photo_from:  # (in the frame the finder read: a photo turned by a quarter as it read it)
+            rows = turn_boxes(det.xyxy, img.shape, quarter) if quarter else det.xyxy
+            slant = row_direction(rows, spread=LOOSE_ROWS if early else 5.0)
         level_by = 0.0
         if abs(slant) >= max(self.level_photo_from, 1e-6):
             # rows at a slant (a phone held askew): the boxes around tilted tiles overlap and hide which tiles lie
             # sideways, so the layout cannot group them; the whole photo is read again turned level, where its
-            # tiles stand upright as the finder, the crops and the layout expect (kept when it is surer)
-            level, again, turns, level_veil = self._find_levelled(img, det, slant)
+            # tiles stand upright as the finder, the crops and the layout expect (kept when it is surer). Turns
+            # in the plane add up in any order, so a photo also turned by a quarter is levelled by the slant its
+            # turned rows show, and read turned by the same quarter
+            level, again, turns, level_veil = self._find_levelled(img, det, slant, quarter)
+            upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
             # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size;
             # its tiles upright, not those of a photo turned by a quarter whose columns side by side looked slanted)
-            if (len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.8 * confident_mass(det)
-                    and abs(row_direction(again.xyxy)) < self.level_photo_from and not landscape(again)):
+            if (turns == quarter and len(again) >= 0.9 * len(det)
+                    and confident_mass(again) >= 0.8 * confident_mass(det)
+                    and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
                 img, det, quarter, veil, level_by = level, again, turns, level_veil, slant
             elif early:  # the levelled reading went wrong: the slanted photo read in full, as before
                 det, quarter, veil, _ = self._find(img)
