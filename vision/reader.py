@@ -623,6 +623,36 @@ class TileReader:
         for n in (1, 14, self.batch):
             self.classifier.run(None, {name: crops_to_batch(blank * n)})
 
+    def _level(self, img: np.ndarray, det: Detections, quarter: int, veil: np.ndarray | None, early: bool
+               ) -> tuple[np.ndarray, Detections, int, np.ndarray | None, float]:
+        """``_find``'s reading, or, where its rows run at ``level_photo_from`` degrees or more (a phone held askew),
+        the reading of the photo turned level (``_find_levelled``) when that is as sure, with its rows level and its
+        tiles upright: the photo read, its boxes, quarter turns and glare veil, and the degrees it was levelled by.
+        ``early``: ``det`` is a slanted first pass alone, read in full when the levelled reading is not kept."""
+        # the rows' direction alone (boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
+        # check of ``row_angle`` would rule out many), in the frame the finder read (a photo turned by a quarter as
+        # it read it), for a first pass alone measured as ``_find`` measured it
+        if not self.level_photo_from:
+            return img, det, quarter, veil, 0.0
+        rows = turn_boxes(det.xyxy, img.shape, quarter) if quarter else det.xyxy
+        slant = row_direction(rows, spread=LOOSE_ROWS if early else 5.0)
+        if abs(slant) < self.level_photo_from:
+            return img, det, quarter, veil, 0.0
+        # the boxes around tilted tiles overlap and hide which tiles lie sideways, so the layout cannot group them;
+        # the whole photo is read again turned level, where its tiles stand upright as the finder, the crops and the
+        # layout expect. Turns in the plane add up in any order, so a photo also turned by a quarter is levelled by
+        # the slant its turned rows show, and read turned by the same quarter
+        level, again, turns, level_veil = self._find_levelled(img, det, slant, quarter)
+        upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
+        # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size; its
+        # tiles upright, not those of a photo turned by a quarter whose columns side by side looked slanted)
+        if (turns == quarter and len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.8 * confident_mass(det)
+                and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
+            return level, again, turns, level_veil, slant
+        if early:  # the levelled reading went wrong: the slanted photo read in full, as before
+            det, quarter, veil, _ = self._find(img)
+        return img, det, quarter, veil, 0.0
+
     def read(self, img: np.ndarray, timing: dict[str, float] | None = None) -> Detections:
         """Detect and classify every tile of a decoded photo, and find which way up it is: the boxes come back
         in the pixels of the photo levelled by ``det.levelled`` degrees and turned by ``det.turned`` quarter turns
@@ -633,31 +663,7 @@ class TileReader:
         # classifier reads the photo as it is, and de-glared crops only for veiled tiles and washed-out faces
         # (a first pass whose rows run at a slant comes back as it is: the slanted photo's own retries and zoomed
         # pass are then not needed)
-        det, quarter, veil, early = self._find(img, self.level_photo_from)
-        # the rows' direction alone (boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
-        # check of ``row_angle`` would rule out many; a levelled reading is only kept when it is sure and level),
-        # for a first pass alone measured as ``_find`` measured it
-        slant = 0.0
-        if self.level_photo_from:  # (in the frame the finder read: a photo turned by a quarter as it read it)
-            rows = turn_boxes(det.xyxy, img.shape, quarter) if quarter else det.xyxy
-            slant = row_direction(rows, spread=LOOSE_ROWS if early else 5.0)
-        level_by = 0.0
-        if abs(slant) >= max(self.level_photo_from, 1e-6):
-            # rows at a slant (a phone held askew): the boxes around tilted tiles overlap and hide which tiles lie
-            # sideways, so the layout cannot group them; the whole photo is read again turned level, where its
-            # tiles stand upright as the finder, the crops and the layout expect (kept when it is surer). Turns
-            # in the plane add up in any order, so a photo also turned by a quarter is levelled by the slant its
-            # turned rows show, and read turned by the same quarter
-            level, again, turns, level_veil = self._find_levelled(img, det, slant, quarter)
-            upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
-            # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size;
-            # its tiles upright, not those of a photo turned by a quarter whose columns side by side looked slanted)
-            if (turns == quarter and len(again) >= 0.9 * len(det)
-                    and confident_mass(again) >= 0.8 * confident_mass(det)
-                    and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
-                img, det, quarter, veil, level_by = level, again, turns, level_veil, slant
-            elif early:  # the levelled reading went wrong: the slanted photo read in full, as before
-                det, quarter, veil, _ = self._find(img)
+        img, det, quarter, veil, level_by = self._level(img, *self._find(img, self.level_photo_from))
         t2 = time.perf_counter()
         det = self.classify(img, det, quarter, veil, measured=True)
         det.levelled = level_by
