@@ -13,7 +13,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -90,6 +93,21 @@ def server(tmp_path: Path):
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=20)
+
+
+@contextmanager
+def shooting(tmp_path: Path, size: str, failure: str) -> Iterator[Any]:
+    """A headless Chromium of ``size`` for one test: a screenshot named ``failure`` when the test fails, and the
+    browser closed either way."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = browser(tmp_path, size)
+    try:
+        yield driver
+    except Exception:
+        driver.save_screenshot(str(SHOTS / failure))
+        raise
+    finally:
+        driver.quit()
 
 
 def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
@@ -295,9 +313,7 @@ def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
     composed_photo(photo)
     askew, _ = rotate(30)(cv2.imread(str(photo)), np.float32([[0, 0, 1, 1]]), np.random.default_rng(0))
     cv2.imwrite(str(photo), askew)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    driver = browser(tmp_path, "390,844")
-    try:
+    with shooting(tmp_path, "390,844", "failure_askew.png") as driver:
         driver.get(server + "/?lang=en")
         wait = WebDriverWait(driver, 90)
         upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
@@ -314,8 +330,3 @@ def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", picture)
         assert picture.size["width"] <= driver.execute_script("return window.innerWidth")  # no sideways scrolling
         driver.save_screenshot(str(SHOTS / "phone_askew_photo.png"))
-    except Exception:
-        driver.save_screenshot(str(SHOTS / "failure_askew.png"))
-        raise
-    finally:
-        driver.quit()
