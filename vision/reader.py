@@ -646,7 +646,7 @@ class TileReader:
         upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
         # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size; its
         # tiles upright, not those of a photo turned by a quarter whose columns side by side looked slanted)
-        if (turns == quarter and len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.8 * confident_mass(det)
+        if (turns == quarter and len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.7 * confident_mass(det)
                 and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
             return level, again, turns, level_veil, slant
         if early:  # the levelled reading went wrong: the slanted photo read in full, as before
