@@ -15,6 +15,7 @@ from vision.evaluate import match
 from vision.labels import read_yolo
 from vision.orientation import (
     as_read,
+    level_boxes,
     level_image,
     photo_boxes,
     read_shape,
@@ -73,6 +74,9 @@ def test_boxes_of_a_levelled_photo_come_back_to_the_photo(degrees: float, k: int
     back = photo_boxes(det, askew.shape)
     pairs = match(truth, back, thr=0.8)
     assert len(pairs) == 6
+    # and the other way: the tilted tiles' boxes, taken into the levelled (and turned) photo, are the tiles there
+    ahead = turn_boxes(level_boxes(truth, askew.shape, slant), level_image(askew, slant).shape, k)
+    assert len(match(found, ahead, thr=0.8)) == 6
 
 
 def row(groups: list[str], y: float = 100.0) -> Detections:

@@ -161,8 +161,9 @@ def main() -> None:
     ap.add_argument("--no-level", action="store_true", help="never read a slanted photo levelled (ablation)")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
-                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented,
-                        level_photo_from=0.0 if args.no_level else 15.0)
+                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented)
+    if args.no_level:
+        reader.level_photo_from = 0.0
     if args.no_aspect_retry:
         reader.retry_below = 0.0
     if args.conf is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .crops import levelled
 from .detections import Detections
 from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, rows_of, split_groups
 
@@ -94,11 +95,19 @@ def read_shape(shape: tuple[int, ...], det: Detections) -> tuple[int, int]:
 def photo_boxes(det: Detections, shape: tuple[int, ...]) -> np.ndarray:
     """The reading's boxes in the pixels of the photo itself (of ``shape``), undoing ``as_read``: a box of a
     levelled photo comes back as the axis-aligned box around its tile turned back (the box a labeller draws)."""
-    level = level_matrix(shape, det.levelled)[1] if det.levelled else shape[:2]
-    xyxy = turn_boxes(det.xyxy, turned_shape(level, det.turned), -det.turned)
     if not det.levelled:
-        return xyxy
-    return tilted_boxes(xyxy, cv2.invertAffineTransform(level_matrix(shape, det.levelled)[0]), det.levelled, shape)
+        return turn_boxes(det.xyxy, turned_shape(shape, det.turned), -det.turned)
+    m, level = level_matrix(shape, det.levelled)
+    xyxy = turn_boxes(det.xyxy, turned_shape(level, det.turned), -det.turned)
+    return tilted_boxes(xyxy, cv2.invertAffineTransform(m), det.levelled, shape)
+
+
+def level_boxes(xyxy: np.ndarray, shape: tuple[int, ...], angle: float) -> np.ndarray:
+    """Boxes of tiles tilted by ``angle`` degrees in a photo of ``shape``, in the pixels of the photo levelled
+    (``level_image``): each its tile's own upright box there (``crops.levelled`` turns the centres by the same
+    linear map as ``level_matrix``; the matrix adds the canvas's shift)."""
+    m = level_matrix(shape, angle)[0]
+    return (levelled(xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
 
 
 def landscape(det: Detections, sure: float = 0.5, most: float = float("inf"), least: float = 1.0) -> bool:

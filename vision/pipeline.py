@@ -26,7 +26,6 @@ TURN_WARNING = {k: Said(f"the photo was read turned by {90 * (4 - k)} degrees cl
                      f"照片順時針轉了 {90 * (4 - k)} 度來讀：牌是這樣擺的") for k in (1, 2, 3)}
 
 
-
 def level_warning(degrees: float) -> Said:
     """What the page says when the reader turned a photo in its plane (``det.levelled``) to read its rows level."""
     way, way_zh = ("clockwise", "順時針") if degrees < 0 else ("counter-clockwise", "逆時針")

@@ -32,8 +32,8 @@ from .detections import Detections, box_areas, intersections
 from .glare import take_off, veil_map, veil_of_boxes
 from .orientation import (
     landscape,
+    level_boxes,
     level_image,
-    level_matrix,
     tilted_boxes,
     turn_boxes,
     turn_image,
@@ -369,9 +369,8 @@ class TileReader:
             veil = veil_map(small) if self.deglare else None  # (of the photo as it lies, as ``_find`` measures it)
             small = turn_image(take_off(small, veil), quarter)
             shape = turned_shape(level.shape, quarter)
-            m = level_matrix(img.shape, angle)[0]
             guess = det.copy()
-            boxes = (levelled(det.xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
+            boxes = level_boxes(det.xyxy, img.shape, angle)
             guess.xyxy = turn_boxes(boxes, level.shape, quarter) * np.float32(small.shape[1] / shape[1])
             # (the region reaches further along the rows: the slanted first pass misses tiles at their ends)
             zoomed = self._zoom(small, guess, reach=self.conf, along=3.0)
@@ -635,7 +634,7 @@ class TileReader:
         if not self.level_photo_from:
             return img, det, quarter, veil, 0.0
         rows = turn_boxes(det.xyxy, img.shape, quarter) if quarter else det.xyxy
-        slant = row_direction(rows, spread=LOOSE_ROWS if early else 5.0)
+        slant = row_direction(rows, spread=LOOSE_ROWS) if early else row_direction(rows)
         if abs(slant) < self.level_photo_from:
             return img, det, quarter, veil, 0.0
         # the boxes around tilted tiles overlap and hide which tiles lie sideways, so the layout cannot group them;
