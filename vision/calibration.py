@@ -1,8 +1,10 @@
-"""Calibrated tile confidence: temperature scaling of the reader's face probabilities, and the doubt threshold.
+"""Calibrated tile confidence: temperature scaling of the reader's face probabilities, and the doubt flag.
 
-`python -m vision.calibration --fit` reads the shared `valid` photos, fits one temperature on the even-numbered
-photos (sorted by name) and writes ``models/calibration.json``; the odd-numbered photos are never used to fit
-and give the reported figures (expected calibration error, and the flag rates of the doubt threshold).
+`python -m vision.calibration --fit` reads the shared `valid` photos, fits on the even-numbered photos (sorted
+by name) and writes ``models/calibration.json``: one temperature for the face probabilities, then the
+*sureness* (the chance a tile is read right, a logistic fit on its calibrated face probability and the finder's
+score for its box) and the doubt threshold on it. The odd-numbered photos are never used to fit and give the
+reported figures (expected calibration error, and the flag rates of the doubt threshold).
 `python -m vision.calibration` only reports, with the shipped file. A shown probability of 0.9 then means
 that about 9 tiles in 10 shown so are right, and the page flags a tile only when it is a real doubt.
 """
@@ -12,13 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 CALIBRATION_FILE = "calibration.json"
+FINDER_SCORE_BOUND = 0.01
 FLAG_RIGHT_AT_MOST = 0.05  # the doubt threshold flags at most this share of the tiles read right (on the fit half)
 
 
@@ -27,7 +30,12 @@ class Calibration:
     """How the reader's probabilities are made to mean what they say, and when a tile is a doubt."""
 
     temperature: float = 1.0
-    flag_below: float = 0.5  # a tile whose calibrated probability of its shown face is under this is flagged
+    flag_below: float = 0.5  # a tile whose sureness is under this is flagged
+    # sureness = sigmoid(face * logit(face probability) + finder * logit(finder score) + bias); the defaults make
+    # it the face probability itself
+    face: float = 1.0
+    finder: float = 0.0
+    bias: float = 0.0
 
     @classmethod
     def load(cls, models_dir: str | Path) -> Calibration:
@@ -36,19 +44,63 @@ class Calibration:
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        return cls(float(data["temperature"]), float(data["flag_below"]))
+        sure = data.get("sureness", {})
+        return cls(float(data["temperature"]), float(data["flag_below"]), float(sure.get("face", 1.0)),
+                   float(sure.get("finder", 0.0)), float(sure.get("bias", 0.0)))
 
     def apply(self, probs: np.ndarray) -> np.ndarray:
         """Temperature-scaled probabilities (rows renormalised): p ** (1 / T)."""
         return scale(probs, self.temperature)
 
+    def sureness(self, face: np.ndarray, finder: np.ndarray) -> np.ndarray:
+        """The chance each tile is read right, from the calibrated probability of its shown face and the finder's
+        score for its box: a box the finder doubts (half a tile, a tile under glare, a tile in a blur) is a doubt
+        even when its crop looks like one face. The finder's score counts within 0.01-0.99 (real boxes score
+        0.3-0.95), so no box, whatever its score, makes a face under about 0.8 sure."""
+        return sigmoid(self.face * logit(face) + self.finder * finder_logit(finder) + self.bias)
+
+    def doubtful(self, face: np.ndarray, finder: np.ndarray) -> np.ndarray:
+        """Which tiles the page flags for the player to check (sureness under the threshold)."""
+        return self.sureness(np.asarray(face, np.float64), np.asarray(finder, np.float64)) < self.flag_below
+
 
 @lru_cache(maxsize=1)
-def shipped_flag_below() -> float:
-    """The doubt threshold shipped with the models (the reading flags a tile whose face is less likely)."""
+def shipped_calibration() -> Calibration:
+    """The calibration shipped with the models (its temperature and its doubt flag)."""
     from .reader import MODELS_DIR
 
-    return Calibration.load(MODELS_DIR).flag_below
+    return Calibration.load(MODELS_DIR)
+
+
+def logit(p: np.ndarray) -> np.ndarray:
+    """log(p / (1 - p)), bounded for p of 0 or 1."""
+    p = np.clip(np.asarray(p, np.float64), 1e-6, 1 - 1e-6)
+    return np.log(p / (1 - p))
+
+
+def finder_logit(score: np.ndarray) -> np.ndarray:
+    """The logit of the finder's score for a box, bounded (a box set by hand or by a repair may say 1)."""
+    return logit(np.clip(score, FINDER_SCORE_BOUND, 1 - FINDER_SCORE_BOUND))
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def fit_sureness(face: np.ndarray, finder: np.ndarray, right: np.ndarray, l2: float = 1e-2
+                 ) -> tuple[float, float, float]:
+    """Logistic regression of "read right" on the logits of the face probability and of the finder's score
+    (Newton steps, a light ridge so a set with no wrong tile stays finite): the weights face, finder, bias."""
+    x = np.stack([logit(face), finder_logit(finder), np.ones(len(face))], 1)
+    y = np.asarray(right, np.float64)
+    w = np.array([1.0, 0.0, 0.0])
+    for _ in range(50):
+        q = sigmoid(x @ w)
+        step = np.linalg.solve((x * (q * (1 - q))[:, None]).T @ x + l2 * np.eye(3), x.T @ (q - y) + l2 * w)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return round(float(w[0]), 4), round(float(w[1]), 4), round(float(w[2]), 4)
 
 
 def scale(probs: np.ndarray, temperature: float) -> np.ndarray:
@@ -117,11 +169,11 @@ def flag_rates(confidence: np.ndarray, correct: np.ndarray, below: float) -> dic
 
 
 def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: int | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every labelled `valid` tile the reader found, in one half of the photos (0: even, 1: odd, sorted by name):
-    its probabilities (every face of some ruleset), the true class, and whether its photo is one the dataset's
-    export squashed (no phone makes those). The mislabelled photos are left out and the fixed labels used, as in
-    `vision.evaluate`."""
+    its probabilities (every face of some ruleset), the true class, the finder's score for its box, and whether
+    its photo is one the dataset's export squashed (no phone makes those). The mislabelled photos are left out
+    and the fixed labels used, as in `vision.evaluate`."""
     from .classes import CLASS_INDEX, RF_CODES, fix_labels
     from .correction import restrict
     from .detections import squashed
@@ -131,7 +183,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
     from .photo import load_photo
 
     files = photo_files(images)[half::2][:limit]
-    probs, truth, squash = [], [], []
+    probs, truth, finder, squash = [], [], [], []
     for p in files:
         img = load_photo(p)
         gt, codes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
@@ -141,20 +193,25 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
         for i, j in match(gt, photo_boxes(det, img.shape)):
             probs.append(det.probs[j])
             truth.append(CLASS_INDEX[codes[i]])
+            finder.append(det.confidence[j])
             squash.append(squashed(gt))
     n = len(CLASS_INDEX)
-    return np.array(probs, np.float32).reshape(-1, n), np.array(truth, int), np.array(squash, bool)
+    return (np.array(probs, np.float32).reshape(-1, n), np.array(truth, int), np.array(finder, np.float32),
+            np.array(squash, bool))
 
 
-def report(probs: np.ndarray, truth: np.ndarray, cal: Calibration) -> dict[str, object]:
-    """ECE before and after scaling, top-1 / top-3 accuracy and the doubt flag's rates, for one set of tiles."""
+def report(probs: np.ndarray, truth: np.ndarray, finder: np.ndarray, cal: Calibration) -> dict[str, object]:
+    """ECE before and after scaling, top-1 / top-3 accuracy, the sureness's ECE and the doubt flag's rates (and
+    those of the face probability alone at its own threshold), for one set of tiles."""
     scaled = cal.apply(probs)
     correct = scaled.argmax(1) == truth
     top3 = (np.argsort(-scaled, 1)[:, :3] == truth[:, None]).any(1)
+    sure = cal.sureness(scaled.max(1), finder)
     return {"tiles": len(truth), "top1": round(float(correct.mean()), 4), "top3": round(float(top3.mean()), 4),
             "ece_raw": round(expected_calibration_error(probs.max(1), probs.argmax(1) == truth), 4),
             "ece": round(expected_calibration_error(scaled.max(1), correct), 4),
-            "flags": flag_rates(scaled.max(1), correct, cal.flag_below)}
+            "sureness_ece": round(expected_calibration_error(sure, correct), 4),
+            "flags": flag_rates(sure, correct, cal.flag_below)}
 
 
 def main() -> None:
@@ -169,33 +226,41 @@ def main() -> None:
     args = ap.parse_args()
     valid = rf_dir() / "valid"
     raw = TileReader(args.models, calibration=Calibration())  # the model's own probabilities
-    fit_p, fit_t, _ = valid_tiles(raw, valid / "images", valid / "labels", 0, args.limit)
-    held_p, held_t, held_sq = valid_tiles(raw, valid / "images", valid / "labels", 1, args.limit)
+    fit = valid_tiles(raw, valid / "images", valid / "labels", 0, args.limit)
+    held_p, held_t, held_f, held_sq = held = valid_tiles(raw, valid / "images", valid / "labels", 1, args.limit)
     if args.fit:
-        cal = fitted(fit_p, fit_t)
+        cal = fitted(*fit[:3])
         (args.models / CALIBRATION_FILE).write_text(json.dumps(
             {"temperature": cal.temperature, "flag_below": cal.flag_below,
+             "sureness": {"face": cal.face, "finder": cal.finder, "bias": cal.bias},
              "fitted_on": "shared valid photos, even positions by name",
              "command": "python -m vision.calibration --fit"}, indent=1) + "\n")
     else:
         cal = Calibration.load(args.models)
-    print(json.dumps({"temperature": cal.temperature, "flag_below": cal.flag_below,
-                      "fit_half": report(fit_p, fit_t, cal), "held_out_half": report(held_p, held_t, cal),
-                      "held_out_half_without_squashed_photos": report(held_p[~held_sq], held_t[~held_sq], cal),
-                      "swapped": swapped(fit_p, fit_t, held_p, held_t)}, indent=1))
+    face_only = fitted(*fit[:2], np.full(len(fit[1]), 0.5, np.float32))
+    print(json.dumps({"calibration": asdict(cal),
+                      "fit_half": report(*fit[:3], cal), "held_out_half": report(*held[:3], cal),
+                      "held_out_half_without_squashed_photos": report(held_p[~held_sq], held_t[~held_sq],
+                                                                      held_f[~held_sq], cal),
+                      "held_out_half_face_probability_alone": report(*held[:2], held_f, face_only),
+                      "swapped": swapped(fit[:3], held[:3])}, indent=1))
 
 
-def fitted(probs: np.ndarray, truth: np.ndarray) -> Calibration:
-    """The temperature and doubt threshold fitted on one set of tiles."""
+def fitted(probs: np.ndarray, truth: np.ndarray, finder: np.ndarray) -> Calibration:
+    """The temperature, sureness and doubt threshold fitted on one set of tiles (a finder score that never
+    varies, such as 0.5 for all, fits the face probability alone)."""
     t = fit_temperature(probs, truth)
     scaled = scale(probs, t)
-    return Calibration(t, flag_threshold(scaled.max(1), scaled.argmax(1) == truth))
+    right = scaled.argmax(1) == truth
+    face, by_finder, bias = fit_sureness(scaled.max(1), finder, right) if finder.std() > 0 else (1.0, 0.0, 0.0)
+    cal = Calibration(t, 0.5, face, by_finder, bias)
+    return replace(cal, flag_below=flag_threshold(cal.sureness(scaled.max(1), finder), right))
 
 
-def swapped(fit_p: np.ndarray, fit_t: np.ndarray, held_p: np.ndarray, held_t: np.ndarray) -> dict[str, object]:
+def swapped(fit: tuple[np.ndarray, ...], held: tuple[np.ndarray, ...]) -> dict[str, object]:
     """The same method fitted on the other half and read on the fit half: one split's luck shows as a gap."""
-    cal = fitted(held_p, held_t)
-    return {"temperature": cal.temperature, "flag_below": cal.flag_below, "read_on_fit_half": report(fit_p, fit_t, cal)}
+    cal = fitted(*held)
+    return {"calibration": asdict(cal), "read_on_fit_half": report(*fit, cal)}
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import numpy as np
 from scoring import DEFAULT, Ruleset, as_ruleset
 from scoring.tiles import INDEX
 
-from .calibration import shipped_flag_below
+from .calibration import Calibration, shipped_calibration
 from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
@@ -48,7 +48,7 @@ class Reading:
     warnings: list[str] = field(default_factory=list)
     timing_ms: dict[str, float] = field(default_factory=dict)
     set_aside: list[str] = field(default_factory=list)  # flowers the ruleset does not use
-    doubts: list[int] = field(default_factory=list)  # tiles whose shown face is a real doubt (calibrated)
+    doubts: list[int] = field(default_factory=list)  # tiles read right with a calibrated chance under the bar
 
     def face_probability(self, i: int) -> float:
         """The calibrated probability of the face shown for tile i (after the rule-aware correction); 0 for a
@@ -93,10 +93,10 @@ def detect(img: np.ndarray, reader: TileReader, timing: dict[str, float] | None 
 
 def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = True, winner: int = 0,
               path: str = "", width: int = 0, height: int = 0, timing: dict[str, float] | None = None,
-              photo_warnings: list[str] | None = None, flag_below: float | None = None) -> Reading:
+              photo_warnings: list[str] | None = None, calibration: Calibration | None = None) -> Reading:
     """Layout and rule-aware correction of detections for one ruleset (the detections are not changed).
-    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. A tile whose shown
-    face has a calibrated probability under ``flag_below`` (default: the shipped calibration's) is a doubt."""
+    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. A tile whose
+    shown face and box are less sure than the ``calibration``'s bar (default: the shipped one) is a doubt."""
     rules = as_ruleset(rules)
     timing = timing if timing is not None else {}
     det = seen.copy()
@@ -128,8 +128,9 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
     reading = Reading(path, width, height, det, layout, codes, hand, corrections,
                       warnings + layout.warnings + warn, timing, aside)
-    below = shipped_flag_below() if flag_below is None else flag_below
-    reading.doubts = [i for i in range(len(codes)) if reading.face_probability(i) < below]
+    cal = shipped_calibration() if calibration is None else calibration
+    face = np.array([reading.face_probability(i) for i in range(len(codes))])
+    reading.doubts = [int(i) for i in np.flatnonzero(cal.doubtful(face, det.confidence[:len(codes)]))]
     return reading
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 from scoring import Ruleset
 from scoring.tiles import INDEX
-from vision.calibration import shipped_flag_below
+from vision.calibration import shipped_calibration
 from vision.layout import meld_tiles
 from vision.orientation import as_read
 from vision.photo import PhotoError, decode_for_reading
@@ -57,9 +57,9 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
     det = detect(img, r, timing, scale)
     img = as_read(img, det)  # shown (and cut into tile crops) the way it was read: upright, rows level
     timing["page_read_ms"] = 1000 * (time.perf_counter() - t0)
-    below = shipped_flag_below()  # before any ruleset: a doubt of the face the reader sees likeliest
-    tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(det.probs[i].max() < below)}
-             for i in range(len(det))]
+    # before any ruleset: a doubt of the face the reader sees likeliest
+    doubtful = shipped_calibration().doubtful(det.probs.max(1), det.confidence) if len(det) else []
+    tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(doubtful[i])} for i in range(len(det))]
     return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
                      round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing,
                      clean=annotate(img, [], box_scale=scale))
