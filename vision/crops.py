@@ -89,18 +89,20 @@ def washed_share(crop: np.ndarray) -> float:
 ROW_ANGLE_MIN, ROW_ANGLE_MAX = 4.0, 35.0  # degrees: under it an axis-aligned crop is as good; over it, ambiguous
 
 
-def row_direction(xyxy: np.ndarray, spread: float = 5.0) -> float:
-    """The direction the photo's rows run in, in degrees (image y down, so positive runs down to the right), from
-    the centres of side-by-side neighbours; 0 when fewer than 60 % of the pairs agree within ``spread`` degrees
-    (loose tiles, a single column) or it lies outside ``ROW_ANGLE_MIN``..``ROW_ANGLE_MAX``."""
+def rows_across(xyxy: np.ndarray, spread: float = 5.0, steepest: float = ROW_ANGLE_MAX) -> float | None:
+    """The median direction of side-by-side neighbours, in degrees (image y down, so positive runs down to the
+    right), when at least 60 % of the pairs agree within ``spread`` degrees; None where they do not (loose tiles,
+    a single column, rows too steep to have neighbours beside: a neighbour counts as beside a tile up to 45
+    degrees off the horizontal, or 10 degrees past ``steepest``)."""
     if len(xyxy) < 3:
-        return 0.0
+        return None
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     widths, heights = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
     d = centres[None, :, :] - centres[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
     np.fill_diagonal(dist, np.inf)
-    beside = (np.abs(d[..., 0]) >= np.abs(d[..., 1])) & (d[..., 0] > 0)  # the neighbour to the right
+    off = np.tan(np.radians(min(max(45.0, steepest + 10.0), 80.0)))
+    beside = (np.abs(d[..., 1]) <= off * np.abs(d[..., 0])) & (d[..., 0] > 0)  # the neighbour to the right
     near = dist <= 1.5 * np.maximum(widths[:, None], widths[None, :])
     # neighbours of one shape (both upright or both sideways) first: a sideways tile of a meld lies lower than
     # its upright neighbours, so the pair's centres run off the row by up to 10 degrees
@@ -113,13 +115,18 @@ def row_direction(xyxy: np.ndarray, spread: float = 5.0) -> float:
         if has.sum() >= 3:
             break
     if has.sum() < 3:
-        return 0.0
+        return None
     pair = d[np.flatnonzero(has), j[has]]
     angles = np.degrees(np.arctan2(pair[:, 1], pair[:, 0]))
     med = float(np.median(angles))
-    if (np.abs(angles - med) <= spread).mean() < 0.6 or not ROW_ANGLE_MIN <= abs(med) <= ROW_ANGLE_MAX:
-        return 0.0
-    return med
+    return med if (np.abs(angles - med) <= spread).mean() >= 0.6 else None
+
+
+def row_direction(xyxy: np.ndarray, spread: float = 5.0, steepest: float = ROW_ANGLE_MAX) -> float:
+    """The direction the photo's rows run in (``rows_across``); 0 where there is none or it lies outside
+    ``ROW_ANGLE_MIN``..``steepest``."""
+    med = rows_across(xyxy, spread, steepest)
+    return med if med is not None and ROW_ANGLE_MIN <= abs(med) <= steepest else 0.0
 
 
 def row_angle(xyxy: np.ndarray) -> float:

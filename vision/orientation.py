@@ -110,6 +110,32 @@ def level_boxes(xyxy: np.ndarray, shape: tuple[int, ...], angle: float) -> np.nd
     return (levelled(xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
 
 
+EDGE_SIDE = 640  # pixels: the long side the edges' slant is measured at
+
+
+def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float, float]:
+    """The slant of the photo's edges modulo a quarter turn, in degrees in (-45, 45] (signed as ``row_direction``),
+    and how well they agree (0-1): tiles are rectangles, so the edges of a hand turned in the photo's plane run
+    along and across its rows, even where the finder sees too little of it to give rows. Measured in ``boxes``'
+    region (enlarged by a box on each side) when there are some, else over the whole photo."""
+    scale = min(1.0, EDGE_SIDE / max(img.shape[:2]))
+    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else img
+    if boxes is not None and len(boxes):
+        b = boxes * scale
+        pad = float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+        x1, y1 = (max(int(v - pad), 0) for v in b[:, :2].min(0))
+        x2, y2 = int(b[:, 2].max() + pad), int(b[:, 3].max() + pad)
+        small = small[y1:y2, x1:x2]
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) if small.ndim == 3 else small.astype(np.float32)
+    if min(grey.shape) < 8:
+        return 0.0, 0.0
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    weight = np.hypot(gx, gy)
+    # an edge's normal at angle a and one at a + 90 degrees are the same rectangle's: 4a folds them together
+    z = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum()) / max(float(weight.sum()), 1e-6)
+    return float(np.degrees(np.angle(z) / 4)), abs(z)
+
+
 def landscape(det: Detections, sure: float = 0.5, most: float = float("inf"), least: float = 1.0) -> bool:
     """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them): a median
     width-to-height ratio over ``least`` and at most ``most``."""

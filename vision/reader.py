@@ -25,12 +25,14 @@ from .crops import (
     quarter_turnable,
     row_angle,
     row_direction,
+    rows_across,
     tile_crop,
     washed_share,
 )
 from .detections import Detections, box_areas, intersections
 from .glare import take_off, veil_map, veil_of_boxes
 from .orientation import (
+    edge_slant,
     landscape,
     level_boxes,
     level_image,
@@ -95,6 +97,9 @@ def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
 
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
 LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
+LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
+WEAK_FIRST_PASS = 8  # sure boxes: a first pass with fewer (and no rows) has the photo's edges measured for a slant
+EDGE_AGREEMENT = 0.15  # how well the edges must agree on a slant (a hand's tiles give 0.2-0.6)
 SQUARISH = 1.15  # the widest median box taken for tiles tilted in the photo's plane rather than turned by a quarter
 DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
 
@@ -289,7 +294,8 @@ class TileReader:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV); see ``_find``."""
         return self._find(img)[0]
 
-    def _find(self, img: np.ndarray, slant_from: float = 0.0) -> tuple[Detections, int, np.ndarray | None, bool]:
+    def _find(self, img: np.ndarray, slant_from: float = 0.0
+              ) -> tuple[Detections, int, np.ndarray | None, float | None]:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV), the quarter turns (0 or 3) the photo was
         read at when its tiles lay landscape as a rule, and the photo's glare veil (``glare.veil_map``, None
         without a blown-out spot or with ``deglare`` off): the finder reads the photo with the veil taken off.
@@ -300,8 +306,10 @@ class TileReader:
         When the tiles come out small (under ``zoom_below`` input pixels: a whole hand across a large photo), the
         region holding them is read again enlarged, at up to ``zoom_to`` pixels per tile. Last, with ``repair``,
         tiles cut in two are joined and phantom boxes in the gaps of a row dropped (``repair.repair_rows``).
-        With ``slant_from``, a first pass whose rows run at that slant or more is returned as it is (the last
-        item says so): ``read`` reads such a photo levelled instead.
+        With ``slant_from``, a first pass whose rows run at that slant or more is returned as it is, with the slant
+        as the last item (None otherwise): ``read`` reads such a photo levelled instead. So is a first pass that saw
+        little and no rows, where the photo's edges run at that slant or more (``orientation.edge_slant``: tiles
+        turned 30-60 degrees in a small hand, which the finder hardly sees).
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
@@ -310,10 +318,17 @@ class TileReader:
         # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted;
         # its tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square; the
         # low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees)
-        if (slant_from and not landscape(best, least=SQUARISH)
-                and abs(row_direction(best.xyxy, spread=LOOSE_ROWS)) >= slant_from):
+        slant = 0.0
+        if slant_from and not landscape(best, least=SQUARISH):
+            slant = row_direction(best.xyxy, spread=LOOSE_ROWS, steepest=LEVEL_STEEPEST)
+        sure = best[best.confidence >= 0.5]
+        if (slant_from and abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS
+                and rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST) is None):
+            edges, agree = edge_slant(small, sure.xyxy if len(sure) >= 3 else None)
+            slant = edges if agree >= EDGE_AGREEMENT else 0.0
+        if slant_from and abs(slant) >= slant_from:
             return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
-                                  img.shape), 0, veil, True
+                                  img.shape), 0, veil, slant
         k, zoomed = 0, None
         unsure = self._unsure(best)
         if self.photo_turn and landscape(best, most=TURNED_TILE):
@@ -354,7 +369,7 @@ class TileReader:
         best = self._to_photo(best, scale, shape)
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
-        return best, k, veil, False
+        return best, k, veil, None
 
     def _find_levelled(self, img: np.ndarray, det: Detections, angle: float, quarter: int = 0
                        ) -> tuple[np.ndarray, Detections, int, np.ndarray | None]:
@@ -622,34 +637,55 @@ class TileReader:
         for n in (1, 14, self.batch):
             self.classifier.run(None, {name: crops_to_batch(blank * n)})
 
-    def _level(self, img: np.ndarray, det: Detections, quarter: int, veil: np.ndarray | None, early: bool
+    def _level(self, img: np.ndarray, det: Detections, quarter: int, veil: np.ndarray | None, early: float | None
                ) -> tuple[np.ndarray, Detections, int, np.ndarray | None, float]:
         """``_find``'s reading, or, where its rows run at ``level_photo_from`` degrees or more (a phone held askew),
         the reading of the photo turned level (``_find_levelled``) when that is as sure, with its rows level and its
         tiles upright: the photo read, its boxes, quarter turns and glare veil, and the degrees it was levelled by.
-        ``early``: ``det`` is a slanted first pass alone, read in full when the levelled reading is not kept."""
-        # the rows' direction alone (boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
-        # check of ``row_angle`` would rule out many), in the frame the finder read (a photo turned by a quarter as
-        # it read it), for a first pass alone measured as ``_find`` measured it
+        ``early``: ``det`` is a first pass alone, with the slant ``_find`` measured (from its rows, or from the
+        photo's edges where it saw little), read in full when the levelled reading is not kept."""
         if not self.level_photo_from:
             return img, det, quarter, veil, 0.0
+        # the rows' direction alone (boxes around tilted tiles come out squarer or longer than tiles, so the shapes'
+        # check of ``row_angle`` would rule out many), in the frame the finder read (a photo turned by a quarter as
+        # it read it)
         rows = turn_boxes(det.xyxy, img.shape, quarter) if quarter else det.xyxy
-        slant = row_direction(rows, spread=LOOSE_ROWS) if early else row_direction(rows)
+        by_rows = row_direction(rows, LOOSE_ROWS if early is not None else 5.0, LEVEL_STEEPEST)
+        slant = by_rows if early is None else early
+        if abs(slant) < self.level_photo_from and landscape(Detections(rows, det.confidence)):
+            # tiles lying landscape in the frame read, with no rows across it: a photo turned by a quarter and held
+            # askew the other way, whose rows run 50-75 degrees up the picture, which the finder did not read
+            # turned; in the frame turned by one more quarter its rows run at a slant
+            steep = row_direction(turn_boxes(det.xyxy, img.shape, (quarter + 1) % 4), 5.0, LEVEL_STEEPEST)
+            if abs(steep) >= self.level_photo_from:
+                slant, quarter = steep, (quarter + 1) % 4
         if abs(slant) < self.level_photo_from:
             return img, det, quarter, veil, 0.0
+        # a slant from the photo's edges holds modulo a quarter turn, and the first pass's few boxes place no region
+        by_edges = early is not None and abs(by_rows) < self.level_photo_from
         # the boxes around tilted tiles overlap and hide which tiles lie sideways, so the layout cannot group them;
         # the whole photo is read again turned level, where its tiles stand upright as the finder, the crops and the
         # layout expect. Turns in the plane add up in any order, so a photo also turned by a quarter is levelled by
         # the slant its turned rows show, and read turned by the same quarter
-        level, again, turns, level_veil = self._find_levelled(img, det, slant, quarter)
-        upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
-        # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size; its
-        # tiles upright, not those of a photo turned by a quarter whose columns side by side looked slanted)
-        if (turns == quarter and len(again) >= 0.9 * len(det) and confident_mass(again) >= 0.7 * confident_mass(det)
-                and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
-            return level, again, turns, level_veil, slant
-        if early:  # the levelled reading went wrong: the slanted photo read in full, as before
-            det, quarter, veil, _ = self._find(img)
+        # (where only the edges gave the slant, it holds modulo a quarter turn: levelled the other way too when the
+        # tiles come out lying sideways)
+        for angle in (slant, slant - np.copysign(90.0, slant)) if by_edges else (slant,):
+            level, again, turns, level_veil = self._find_levelled(img, Detections.empty() if by_edges else det,
+                                                                  float(angle), quarter)
+            upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
+            # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size;
+            # its tiles upright, not those of a photo turned by a quarter whose columns side by side looked
+            # slanted; where only the edges gave the slant, clearly surer than the first pass that saw little)
+            mass, before = confident_mass(again), confident_mass(det)
+            if ((mass >= 1.2 * before and mass > 0 if by_edges else turns == quarter and mass >= 0.7 * before)
+                    and len(again) >= 0.9 * len(det)
+                    and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
+                return level, again, turns, level_veil, float(angle)
+            if not landscape(upright):
+                break
+        if early is not None:  # the levelled reading went wrong: the slanted photo read in full, as before (and
+            # levelled by the rows of that reading, if they run at a slant)
+            return self._level(img, *self._find(img))
         return img, det, quarter, veil, 0.0
 
     def read(self, img: np.ndarray, timing: dict[str, float] | None = None) -> Detections:
