@@ -66,6 +66,18 @@ def rotate(degrees: float) -> Callable:
     return apply
 
 
+def rotate_roomy(degrees: float, shrink: float = 0.65) -> Callable:
+    """Turned in the picture's plane by a steep angle (a phone held well askew, or a hand shot from the side of
+    the table), the hand first shrunk into the middle of the photo so that the turn cuts none of its tiles: the
+    border is the photo's own edge pixels drawn outwards, as the turn's corners are."""
+    def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+        h, w = img.shape[:2]
+        m = np.float32([[shrink, 0, w * (1 - shrink) / 2], [0, shrink, h * (1 - shrink) / 2], [0, 0, 1]])
+        turn = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), [0, 0, 1]]).astype(np.float32)
+        return homography(img, boxes, turn @ m)
+    return apply
+
+
 def blur(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
     """Out of focus: Gaussian blur, sigma 2."""
     return cv2.GaussianBlur(img, (0, 0), 2.0), boxes
@@ -179,7 +191,7 @@ CONDITIONS: dict[str, Callable] = {
     "upright": lambda img, boxes, rng: (img, boxes),
     "rot90": quarter(1), "rot180": quarter(2), "rot270": quarter(3),
     "tilt30": tilt(30), "tilt45": tilt(45), "rot10": rotate(10), "rot20": rotate(20),
-    "rot30": rotate(30),
+    "rot30": rotate(30), "rot45": rotate_roomy(45), "rot60": rotate_roomy(60), "rot300": rotate_roomy(-60),
     "blur2": blur, "motion": motion, "dim": dim, "warm": warm, "glare": glare,
     "lowres": scaled(megapixels=0.3), "jpeg25": jpeg(25), "upscale12mp": scaled(megapixels=12),
     "clutter": clutter,

@@ -18,6 +18,7 @@ import onnxruntime as ort
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import (
+    ROW_ANGLE_MAX,
     crops_to_batch,
     levelled,
     orientation,
@@ -99,6 +100,8 @@ TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile tur
 LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
 LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
 WEAK_FIRST_PASS = 8  # sure boxes: a first pass with fewer (and no rows) has the photo's edges measured for a slant
+EDGE_FIRST_SIZE = 2.0  # a photo levelled by its edges' slant: its first pass reads it at twice the usual size
+EDGE_SLANT_MATCH = 10.0  # degrees: rows steeper than ROW_ANGLE_MAX count when the edges' slant is this close
 EDGE_AGREEMENT = 0.15  # how well the edges must agree on a slant (a hand's tiles give 0.2-0.6)
 SQUARISH = 1.15  # the widest median box taken for tiles tilted in the photo's plane rather than turned by a quarter
 DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
@@ -221,6 +224,16 @@ def levelled_region(small: np.ndarray, held: np.ndarray, tile: float, angle: flo
     return level, lambda xyxy: tilted_boxes(xyxy, inverse, angle, small.shape)
 
 
+def steep_rows_agree(img: np.ndarray, xyxy: np.ndarray, slant: float) -> bool:
+    """Whether rows found running steeper than ``ROW_ANGLE_MAX`` are a hand's: the photo's edges around the boxes
+    run the same way, modulo a quarter turn (``orientation.edge_slant``). Loose tiles lying every which way and
+    columns side by side give steep "rows" that the tiles' own edges do not."""
+    if abs(slant) <= ROW_ANGLE_MAX:
+        return True
+    edges, agree = edge_slant(img, xyxy)
+    return agree >= EDGE_AGREEMENT and abs((slant - edges + 45.0) % 90.0 - 45.0) <= EDGE_SLANT_MATCH
+
+
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
     """Sum of the finder scores of the boxes it is fairly sure of: compares readings of one photo."""
     c = det.confidence
@@ -294,7 +307,7 @@ class TileReader:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV); see ``_find``."""
         return self._find(img)[0]
 
-    def _find(self, img: np.ndarray, slant_from: float = 0.0
+    def _find(self, img: np.ndarray, slant_from: float = 0.0, first_size: float = 1.0
               ) -> tuple[Detections, int, np.ndarray | None, float | None]:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV), the quarter turns (0 or 3) the photo was
         read at when its tiles lay landscape as a rule, and the photo's glare veil (``glare.veil_map``, None
@@ -309,18 +322,21 @@ class TileReader:
         With ``slant_from``, a first pass whose rows run at that slant or more is returned as it is, with the slant
         as the last item (None otherwise): ``read`` reads such a photo levelled instead. So is a first pass that saw
         little and no rows, where the photo's edges run at that slant or more (``orientation.edge_slant``: tiles
-        turned 30-60 degrees in a small hand, which the finder hardly sees).
+        turned 30-60 degrees in a small hand, which the finder hardly sees). ``first_size`` enlarges the first
+        pass's input (a levelled photo whose tiles the usual first pass sees too small to find).
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
         small = take_off(small, veil)  # tiles under a highlight get their edges back
-        best = self._detect_at(small, 1.0, 1.0)
+        best = self._detect_at(small, 1.0, 1.0, None if first_size == 1.0 or not self.stride
+                               else first_size * self.imgsz / max(small.shape[:2]))
         # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted;
         # its tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square; the
         # low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees)
         slant = 0.0
         if slant_from and not landscape(best, least=SQUARISH):
             slant = row_direction(best.xyxy, spread=LOOSE_ROWS, steepest=LEVEL_STEEPEST)
+            slant = slant if steep_rows_agree(small, best.xyxy, slant) else 0.0
         sure = best[best.confidence >= 0.5]
         if (slant_from and abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS
                 and rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST) is None):
@@ -394,7 +410,9 @@ class TileReader:
                 found = repair_rows(found) if self.repair else found
                 found.xyxy = turn_boxes(found.xyxy, shape, -quarter)
                 return level, found, quarter, veil
-        found, turns, veil, _ = self._find(level)
+        # (no region placed: the slant came from the photo's edges, where the first pass saw too little; the larger
+        # levelled photo shows its tiles smaller still, so its first pass reads it at twice the usual size)
+        found, turns, veil, _ = self._find(level, first_size=1.0 if len(det) else EDGE_FIRST_SIZE)
         return level, found, turns, veil
 
     def _unsure(self, det: Detections) -> bool:
@@ -651,13 +669,14 @@ class TileReader:
         # it read it)
         rows = turn_boxes(det.xyxy, img.shape, quarter) if quarter else det.xyxy
         by_rows = row_direction(rows, LOOSE_ROWS if early is not None else 5.0, LEVEL_STEEPEST)
+        by_rows = by_rows if steep_rows_agree(img, det.xyxy, by_rows) else 0.0
         slant = by_rows if early is None else early
         if abs(slant) < self.level_photo_from and landscape(Detections(rows, det.confidence)):
             # tiles lying landscape in the frame read, with no rows across it: a photo turned by a quarter and held
             # askew the other way, whose rows run 50-75 degrees up the picture, which the finder did not read
             # turned; in the frame turned by one more quarter its rows run at a slant
             steep = row_direction(turn_boxes(det.xyxy, img.shape, (quarter + 1) % 4), 5.0, LEVEL_STEEPEST)
-            if abs(steep) >= self.level_photo_from:
+            if abs(steep) >= self.level_photo_from and steep_rows_agree(img, det.xyxy, steep):
                 slant, quarter = steep, (quarter + 1) % 4
         if abs(slant) < self.level_photo_from:
             return img, det, quarter, veil, 0.0
@@ -681,7 +700,7 @@ class TileReader:
                     and len(again) >= 0.9 * len(det)
                     and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
                 return level, again, turns, level_veil, float(angle)
-            if not landscape(upright):
+            if len(again) >= 3 and not landscape(upright):  # (read, and upright: the other way is not better)
                 break
         if early is not None:  # the levelled reading went wrong: the slanted photo read in full, as before (and
             # levelled by the rows of that reading, if they run at a slant)
