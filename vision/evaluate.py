@@ -20,6 +20,7 @@ import numpy as np
 from scoring import RULESETS
 
 from .classes import CLASSIFIER_CODES, RF_CODES, fix_labels, mislabelled
+from .conditions import CONDITIONS
 from .correction import restrict
 from .detections import box_areas, intersections, squashed
 from .labels import read_yolo, source_name
@@ -60,7 +61,10 @@ def photo_files(images: Path, keep_bad: bool = False) -> list[Path]:
 
 
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
-             limit: int | None = None, labels_as_given: bool = False) -> dict[str, object]:
+             limit: int | None = None, labels_as_given: bool = False, condition: str = "upright"
+             ) -> dict[str, object]:
+    """The reader's figures on labelled photos, each changed by ``condition`` (``vision.conditions``: the labels'
+    boxes follow it, as the boxes around the changed tiles)."""
     files = photo_files(images, keep_bad)
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
@@ -75,13 +79,15 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     errors = []
     levelled: list[str] = []  # photos read turned in their plane (rows at a slant)
     fixed = 0
-    for p in files:
+    for index, p in enumerate(files):
         try:
             img = load_photo(p)
         except PhotoError as e:
             errors.append(str(e))
             continue
         gt, gcodes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], names)
+        if condition != "upright" and len(gt):
+            img, gt = CONDITIONS[condition](img, gt, np.random.default_rng(index))
         if not labels_as_given:
             fixed += fix_labels(p.name, gcodes)
         t = time.perf_counter()
@@ -117,7 +123,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
-        "images": len(files) - len(errors), "photos_read_levelled": levelled,
+        "images": len(files) - len(errors), "condition": condition, "photos_read_levelled": levelled,
         "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
         "tile_recall_by_kind": {k: round(v["matched"] / max(v["labelled"], 1), 4) for k, v in per_kind.items()},
@@ -159,6 +165,8 @@ def main() -> None:
                     help="drop boxes the classifier calls 'not a tile' with more than this probability (0: never)")
     ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
     ap.add_argument("--no-level", action="store_true", help="never read a slanted photo levelled (ablation)")
+    ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
+                    help="change every photo and its labels one way (vision/conditions.py), e.g. rot45")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
                         not_tile_above=args.not_tile_above, oriented=not args.no_oriented)
@@ -170,7 +178,7 @@ def main() -> None:
         reader.conf = args.conf
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
     print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit,
-                                args.labels_as_given), indent=1))
+                                args.labels_as_given, args.condition), indent=1))
 
 
 if __name__ == "__main__":
