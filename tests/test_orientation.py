@@ -241,18 +241,18 @@ def test_a_hand_turned_30_degrees_in_the_plane_is_read_levelled(composed: tuple,
 
 
 @needs_data
-@pytest.mark.parametrize("degrees", (60, 120))
+@pytest.mark.parametrize("degrees", (60, 120, -120))
 def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(composed: tuple, degrees: int) -> None:
-    """A landscape photo taken 30 degrees askew (the hand turned 60 or 120 degrees in all): the rows run at 30
-    degrees in the photo turned by a quarter, so it is levelled by that slant and read turned by the quarter, and
-    the hand is the upright one; without the levelled read it is not."""
+    """A landscape photo taken 30 degrees askew (the hand turned 60 or 120 degrees in all, either way): levelled
+    by its rows (running at 30 degrees in the photo turned by a quarter, or at 60 degrees where the edges agree)
+    and read turned as it must be, the hand is the upright one; without the levelled read it is not."""
     from vision.conditions import rotate
     from vision.evaluate_hands import normal
 
     img, hand, winner, ruleset = composed
     askew, _ = rotate(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
     r = read_image(askew, TileReader(), ruleset, True, winner)
-    assert r.det.turned == 3 and abs(abs(r.det.levelled) - 30) <= 3
+    assert abs((r.det.levelled + 90 * r.det.turned + degrees + 180) % 360 - 180) <= 3  # turned back in all
     assert normal(r.hand) == normal(hand)
     assert (r.height, r.width) == read_shape(askew.shape, r.det)
     before = read_image(askew, TileReader(level_photo_from=0.0), ruleset, True, winner)
@@ -300,3 +300,24 @@ def test_the_hand_is_chosen_from_a_cluttered_table(composed: tuple) -> None:
         return sorted(reading.codes[t] for g in reading.layout.groups for t in g.tiles)  # type: ignore[attr-defined]
 
     assert in_hand(r) == in_hand(clean)  # the hand keeps every one of its tiles and nothing else
+
+
+@needs_data
+@pytest.mark.parametrize(("condition", "number"), [("rot45", 0), ("rot45", 3), ("rot60", 3), ("rot60", 13),
+                                                   ("rot300", 0), ("rot300", 3)])
+def test_a_hand_turned_steeply_in_the_plane_is_read_levelled(condition: str, number: int) -> None:
+    """Hands of ``evaluate_hands --seed 0 --condition rot45 / rot60 / rot300`` (turned 45, 60 and -60 degrees,
+    shrunk so that the turn cuts no tile): levelled by their rows where the edges agree (up to 75 degrees), by the
+    photo's edges where the first pass saw too little to give rows (rot60 hand 3 found one tile), or in the frame
+    turned a quarter further; each is read exactly, and none is without the levelled read."""
+    from vision.evaluate_hands import composed_cases, normal
+    from vision.training.data import load_split
+    from vision.training.synth import CropBank
+
+    bank = CropBank.build(load_split("valid"), seed=0)
+    *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, number + 1, 0, condition)
+    assert k == number
+    r = read_image(img, TileReader(), ruleset, True, winner)
+    assert r.det.levelled and normal(r.hand) == normal(hand)
+    assert any("slant" in w for w in r.warnings)
+    assert normal(read_image(img, TileReader(level_photo_from=0.0), ruleset, True, winner).hand) != normal(hand)

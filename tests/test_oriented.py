@@ -128,3 +128,48 @@ def test_a_concealed_kong_of_a_composed_hand_at_20_degrees_keeps_its_face_down_t
     assert any(m["type"] == "kong_concealed" for m in hand["melds"])
     r = read_image(img, TileReader(), ruleset, True, winner)
     assert normal(r.hand) == normal(hand)
+
+
+def drawn_hand_turned(degrees: float, n: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """``drawn_row`` of n tiles on a larger grey table, turned in the photo's plane, and its tiles' boxes."""
+    img, boxes = drawn_row(n)
+    big = np.full((900, 1200, 3), 90, np.uint8)
+    big[250:650, 300:900] = img
+    boxes = boxes + np.float32([300, 250, 300, 250])
+    m = cv2.getRotationMatrix2D((600, 450), degrees, 1.0)
+    return cv2.warpAffine(big, m, (1200, 900), borderValue=(90, 90, 90)), turned_boxes(boxes, m)
+
+
+@pytest.mark.parametrize("degrees", [-60, -45, -30, 0, 20, 45, 60, 80])
+def test_the_edges_of_a_turned_hand_give_its_slant_modulo_a_quarter_turn(degrees: float) -> None:
+    """Tiles are rectangles: their edges run along and across the rows, so the photo's edges give the slant (up to
+    a quarter turn) even where the finder sees too little of the hand to give rows."""
+    from vision.orientation import edge_slant
+
+    img, boxes = drawn_hand_turned(degrees)
+    slant, agree = edge_slant(img)
+    assert agree > 0.3
+    assert abs((slant + degrees + 45) % 90 - 45) <= 2.0  # OpenCV turns counter-clockwise: rows run at -degrees
+    assert -45 < slant <= 45
+    near, _ = edge_slant(img, boxes[:4])  # measured around some of its boxes
+    assert abs((near + degrees + 45) % 90 - 45) <= 2.0
+    noise = np.random.default_rng(0).integers(0, 255, (600, 800, 3)).astype(np.uint8)
+    assert edge_slant(noise)[1] < 0.05  # no edges that agree: no slant to read by
+
+
+def test_steep_rows_count_only_where_the_photos_edges_run_the_same_way() -> None:
+    """Rows at 60 degrees are a hand's when the edges agree (modulo a quarter turn), and loose tiles whose pairs
+    happen to line up steeply are not; the usual rows check stops at 35 degrees."""
+    from vision.crops import row_direction, rows_across
+    from vision.reader import LEVEL_STEEPEST, steep_rows_agree
+
+    img, boxes = drawn_hand_turned(60)
+    assert row_direction(boxes) == 0.0  # steeper than the crops' check reads
+    steep = row_direction(boxes, steepest=LEVEL_STEEPEST)
+    assert steep == pytest.approx(-60, abs=1)
+    assert steep_rows_agree(img, boxes, steep)
+    upright, flat = drawn_hand_turned(0)
+    assert rows_across(flat) == pytest.approx(0, abs=0.5) and row_direction(flat) == 0.0  # level rows, no slant
+    assert not steep_rows_agree(upright, flat, -60.0)  # its edges run level
+    loose = np.float32([[100, 100, 140, 156], [500, 700, 540, 756], [900, 150, 940, 206]])
+    assert rows_across(loose) is None
