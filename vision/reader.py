@@ -338,9 +338,12 @@ class TileReader:
             slant = row_direction(best.xyxy, spread=LOOSE_ROWS, steepest=LEVEL_STEEPEST)
             slant = slant if steep_rows_agree(small, best.xyxy, slant) else 0.0
         sure = best[best.confidence >= 0.5]
+        rows = rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST)  # (steep rows the edges deny are no rows)
         if (slant_from and abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS
-                and rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST) is None):
-            edges, agree = edge_slant(small, sure.xyxy if len(sure) >= 3 else None)
+                and (rows is None or abs(rows) > ROW_ANGLE_MAX and not steep_rows_agree(small, best.xyxy, rows))):
+            edges, agree = edge_slant(small, sure.xyxy) if len(sure) >= 3 else (0.0, 0.0)
+            if agree < EDGE_AGREEMENT:  # (around a few boxes the faces' strokes weigh more: the whole photo)
+                edges, agree = edge_slant(small)
             slant = edges if agree >= EDGE_AGREEMENT else 0.0
         if slant_from and abs(slant) >= slant_from:
             return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
@@ -686,8 +689,10 @@ class TileReader:
         # the whole photo is read again turned level, where its tiles stand upright as the finder, the crops and the
         # layout expect. Turns in the plane add up in any order, so a photo also turned by a quarter is levelled by
         # the slant its turned rows show, and read turned by the same quarter
-        # (where only the edges gave the slant, it holds modulo a quarter turn: levelled the other way too when the
-        # tiles come out lying sideways)
+        # (where only the edges gave the slant, it holds modulo a quarter turn: the photo is levelled both ways and
+        # the surer reading kept)
+        kept: tuple[np.ndarray, Detections, int, np.ndarray | None, float] | None = None
+        before = confident_mass(det)
         for angle in (slant, slant - np.copysign(90.0, slant)) if by_edges else (slant,):
             level, again, turns, level_veil = self._find_levelled(img, Detections.empty() if by_edges else det,
                                                                   float(angle), quarter)
@@ -695,13 +700,14 @@ class TileReader:
             # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size;
             # its tiles upright, not those of a photo turned by a quarter whose columns side by side looked
             # slanted; where only the edges gave the slant, clearly surer than the first pass that saw little)
-            mass, before = confident_mass(again), confident_mass(det)
-            if ((mass >= 1.2 * before and mass > 0 if by_edges else turns == quarter and mass >= 0.7 * before)
+            mass = confident_mass(again)
+            if ((mass >= 1.2 * before + 1.0 if by_edges else turns == quarter and mass >= 0.7 * before)
                     and len(again) >= 0.9 * len(det)
-                    and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)):
-                return level, again, turns, level_veil, float(angle)
-            if len(again) >= 3 and not landscape(upright):  # (read, and upright: the other way is not better)
-                break
+                    and abs(row_direction(upright.xyxy)) < self.level_photo_from and not landscape(upright)
+                    and (kept is None or mass > confident_mass(kept[1]))):
+                kept = level, again, turns, level_veil, float(angle)
+        if kept is not None:
+            return kept
         if early is not None:  # the levelled reading went wrong: the slanted photo read in full, as before (and
             # levelled by the rows of that reading, if they run at a slant)
             return self._level(img, *self._find(img))
