@@ -406,3 +406,11 @@ def test_a_kong_whose_second_back_glare_paled_is_still_a_concealed_kong_and_an_e
     reading = interpret(det, "nanning", winner=0)
     assert not any(c.to_code == "back" for c in reading.corrections)
     assert reading.codes[11:15].count("back") == 0  # no kong made of it: its lone back is read as its face, E
+
+
+def test_a_labelled_tile_a_condition_pushes_out_of_the_photo_is_measured_as_such() -> None:
+    """``vision.evaluate --condition``: a tile the turn cut by the photo's edge is not a label the reader could find."""
+    from vision.evaluate import within
+
+    boxes = np.float32([[10, 10, 50, 60], [-20, 10, 20, 60], [90, 90, 130, 140]])
+    assert np.allclose(within(boxes, (100, 100, 3)), [1.0, 0.5, 0.1], atol=1e-6)

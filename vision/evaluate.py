@@ -60,11 +60,21 @@ def photo_files(images: Path, keep_bad: bool = False) -> list[Path]:
     return files if keep_bad else [p for p in files if not mislabelled(p.name)]
 
 
+IN_PICTURE = 0.8  # a labelled tile that a condition leaves less of its box than this inside the photo is left out
+
+
+def within(xyxy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The share of each box's area that lies inside a picture of ``shape``."""
+    h, w = shape[:2]
+    inner = np.clip(xyxy, [0, 0, 0, 0], [w, h, w, h])
+    return box_areas(inner) / np.maximum(box_areas(xyxy), 1e-6)
+
+
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
              limit: int | None = None, labels_as_given: bool = False, condition: str = "upright"
              ) -> dict[str, object]:
     """The reader's figures on labelled photos, each changed by ``condition`` (``vision.conditions``: the labels'
-    boxes follow it, as the boxes around the changed tiles)."""
+    boxes follow it, as the boxes around the changed tiles; a tile it pushes out of the photo is left out)."""
     files = photo_files(images, keep_bad)
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
@@ -78,6 +88,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     latency = []
     errors = []
     levelled: list[str] = []  # photos read turned in their plane (rows at a slant)
+    cut = 0  # labelled tiles a condition pushed (partly) out of the photo
     fixed = 0
     for index, p in enumerate(files):
         try:
@@ -86,10 +97,13 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             errors.append(str(e))
             continue
         gt, gcodes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], names)
-        if condition != "upright" and len(gt):
-            img, gt = CONDITIONS[condition](img, gt, np.random.default_rng(index))
         if not labels_as_given:
             fixed += fix_labels(p.name, gcodes)
+        if condition != "upright" and len(gt):
+            img, gt = CONDITIONS[condition](img, gt, np.random.default_rng(index))
+            inside = within(gt, img.shape) >= IN_PICTURE  # tiles the change cut by the photo's edge: not labels
+            cut += int((~inside).sum())
+            gt, gcodes = gt[inside], [c for c, keep in zip(gcodes, inside) if keep]
         t = time.perf_counter()
         det = reader.read(img)
         restrict(det, WIDEST)  # every face and flower exists in some ruleset
@@ -123,7 +137,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
-        "images": len(files) - len(errors), "condition": condition, "photos_read_levelled": levelled,
+        "images": len(files) - len(errors), "condition": condition, "labels_cut_by_the_condition": cut,
+        "photos_read_levelled": levelled,
         "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
         "tile_recall_by_kind": {k: round(v["matched"] / max(v["labelled"], 1), 4) for k, v in per_kind.items()},
