@@ -413,4 +413,4 @@ def test_a_labelled_tile_a_condition_pushes_out_of_the_photo_is_measured_as_such
     from vision.evaluate import within
 
     boxes = np.float32([[10, 10, 50, 60], [-20, 10, 20, 60], [90, 90, 130, 140]])
-    assert np.allclose(within(boxes, (100, 100, 3)), [1.0, 0.5, 0.1], atol=1e-6)
+    assert np.allclose(within(boxes, (100, 100, 3)), [1.0, 0.5, 0.05], atol=1e-6)
