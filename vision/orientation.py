@@ -42,16 +42,25 @@ def turned_shape(shape: tuple[int, ...], k: int) -> tuple[int, int]:
 LEVEL_BORDER = (114, 114, 114)  # the corners a levelled photo gains: the grey the finder knows as padding
 
 
-def level_matrix(shape: tuple[int, ...], angle: float) -> tuple[np.ndarray, tuple[int, int]]:
-    """The 2x3 map from a photo of ``shape`` to the photo turned in its plane so that rows running at ``angle``
-    degrees (image y down: positive runs down to the right) run level, and the (h, w) of a canvas that holds
-    all of it."""
-    h, w = shape[:2]
+def level_rotation(angle: float, corner: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The 2x3 map that turns a photo so that rows running at ``angle`` degrees (image y down: positive runs down
+    to the right) run level, then moves ``corner`` (in the turned frame) to the origin."""
     a = np.radians(angle)
     c, s = float(np.cos(a)), float(np.sin(a))
-    xs, ys = np.array([0.0, w, w, 0.0]), np.array([0.0, 0.0, h, h])
-    lx, ly = xs * c + ys * s, -xs * s + ys * c  # turned by -angle
-    m = np.array([[c, s, -lx.min()], [-s, c, -ly.min()]], np.float64)
+    return np.array([[c, s, -corner[0]], [-s, c, -corner[1]]], np.float64)
+
+
+def moved(m: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points moved by the 2x3 map ``m``."""
+    return m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2]
+
+
+def level_matrix(shape: tuple[int, ...], angle: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The 2x3 map from a photo of ``shape`` to the photo turned in its plane so that rows running at ``angle``
+    degrees run level (``level_rotation``), and the (h, w) of a canvas that holds all of it."""
+    h, w = shape[:2]
+    lx, ly = moved(level_rotation(angle), np.array([0.0, w, w, 0.0]), np.array([0.0, 0.0, h, h]))
+    m = level_rotation(angle, (float(lx.min()), float(ly.min())))
     return m, (int(np.ceil(ly.max() - ly.min())), int(np.ceil(lx.max() - lx.min())))
 
 

@@ -37,6 +37,8 @@ from .orientation import (
     landscape,
     level_boxes,
     level_image,
+    level_rotation,
+    moved,
     tilted_boxes,
     turn_boxes,
     turn_image,
@@ -210,14 +212,10 @@ def levelled_region(small: np.ndarray, held: np.ndarray, tile: float, angle: flo
     turned in its plane) run level: there the finder sees upright tiles side by side, as it was trained to. Also
     the map of boxes found there back to ``small``'s pixels, each as the axis-aligned box of its tile turned by
     ``angle`` (the box the oriented crops and the layout undo)."""
-    a = np.radians(angle)
-    c, si = float(np.cos(a)), float(np.sin(a))
-    # photo -> level: rotate by -angle (rows at +angle run level), then shift the region's corner to 0
-    cx, cy = (held[:, 0] + held[:, 2]) / 2, (held[:, 1] + held[:, 3]) / 2
-    lx, ly = cx * c + cy * si, -cx * si + cy * c
-    x0, y0 = float(lx.min() - 2 * tile), float(ly.min() - 2 * tile)
+    # photo -> level: turned so that rows at +angle run level, then the region's corner shifted to 0
+    lx, ly = moved(level_rotation(angle), (held[:, 0] + held[:, 2]) / 2, (held[:, 1] + held[:, 3]) / 2)
+    m = level_rotation(angle, (float(lx.min() - 2 * tile), float(ly.min() - 2 * tile)))
     width, height = int(lx.max() - lx.min() + 4 * tile), int(ly.max() - ly.min() + 4 * tile)
-    m = np.array([[c, si, -x0], [-si, c, -y0]], np.float64)
     level = cv2.warpAffine(small, m, (max(width, 8), max(height, 8)), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
     inverse = cv2.invertAffineTransform(m)
