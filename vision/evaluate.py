@@ -99,6 +99,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         gt, gcodes = read_yolo(labels / (p.stem + ".txt"), img.shape[1], img.shape[0], names)
         if not labels_as_given:
             fixed += fix_labels(p.name, gcodes)
+        kind = "squashed" if squashed(gt) else "other"  # (of the photo as exported, before any condition)
         if condition != "upright" and len(gt):
             img, gt = CONDITIONS[condition](img, gt, np.random.default_rng(index))
             inside = within(gt, img.shape) >= IN_PICTURE  # tiles the change cut by the photo's edge: not labels
@@ -133,7 +134,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
                                       ("misread", right < len(pairs))) if bad]
             failing["+".join(kinds)] += 1
             failing_names.append(source_name(p.name))
-        per_kind["squashed" if squashed(gt) else "other"].update(
+        per_kind[kind].update(
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
