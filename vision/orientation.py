@@ -120,6 +120,7 @@ def level_boxes(xyxy: np.ndarray, shape: tuple[int, ...], angle: float) -> np.nd
 
 
 EDGE_SIDE = 640  # pixels: the long side the edges' slant is measured at
+EDGE_BLUR = 1.5  # pixels (at EDGE_SIDE): the blur that leaves a tile's outline and takes off a mat's weave
 
 
 def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float, float]:
@@ -138,6 +139,8 @@ def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float,
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) if small.ndim == 3 else small.astype(np.float32)
     if min(grey.shape) < 8:
         return 0.0, 0.0
+    # (a light blur first: the weave of a cloth mat runs along the picture's axes and would outweigh the tiles)
+    grey = cv2.GaussianBlur(grey, (0, 0), EDGE_BLUR)
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
     weight = np.hypot(gx, gy)
     # an edge's normal at angle a and one at a + 90 degrees are the same rectangle's: 4a folds them together
