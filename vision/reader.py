@@ -232,6 +232,27 @@ def steep_rows_agree(img: np.ndarray, xyxy: np.ndarray, slant: float) -> bool:
     return agree >= EDGE_AGREEMENT and abs((slant - edges + 45.0) % 90.0 - 45.0) <= EDGE_SLANT_MATCH
 
 
+def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> float:
+    """The slant of a first pass's rows, or where it saw little and no rows, of the photo's edges (modulo a quarter
+    turn): the photo is read levelled by it when it is ``slant_from`` degrees or more; else 0."""
+    slant = 0.0
+    # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted; its
+    # tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square; the
+    # low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees)
+    if not landscape(best, least=SQUARISH):
+        slant = row_direction(best.xyxy, spread=LOOSE_ROWS, steepest=LEVEL_STEEPEST)
+        slant = slant if steep_rows_agree(small, best.xyxy, slant) else 0.0
+    sure = best[best.confidence >= 0.5]
+    if abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS:
+        rows = rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST)  # (steep rows the edges deny are no rows)
+        if rows is None or abs(rows) > ROW_ANGLE_MAX and not steep_rows_agree(small, best.xyxy, rows):
+            edges, agree = edge_slant(small, sure.xyxy) if len(sure) >= 3 else (0.0, 0.0)
+            if agree < EDGE_AGREEMENT:  # (around a few boxes the faces' strokes weigh more: the whole photo)
+                edges, agree = edge_slant(small)
+            slant = edges if agree >= EDGE_AGREEMENT else 0.0
+    return slant if abs(slant) >= slant_from else 0.0
+
+
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
     """Sum of the finder scores of the boxes it is fairly sure of: compares readings of one photo."""
     c = det.confidence
@@ -328,22 +349,8 @@ class TileReader:
         small = take_off(small, veil)  # tiles under a highlight get their edges back
         best = self._detect_at(small, 1.0, 1.0, None if first_size == 1.0 or not self.stride
                                else first_size * self.imgsz / max(small.shape[:2]))
-        # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted;
-        # its tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square; the
-        # low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees)
-        slant = 0.0
-        if slant_from and not landscape(best, least=SQUARISH):
-            slant = row_direction(best.xyxy, spread=LOOSE_ROWS, steepest=LEVEL_STEEPEST)
-            slant = slant if steep_rows_agree(small, best.xyxy, slant) else 0.0
-        sure = best[best.confidence >= 0.5]
-        rows = rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST)  # (steep rows the edges deny are no rows)
-        if (slant_from and abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS
-                and (rows is None or abs(rows) > ROW_ANGLE_MAX and not steep_rows_agree(small, best.xyxy, rows))):
-            edges, agree = edge_slant(small, sure.xyxy) if len(sure) >= 3 else (0.0, 0.0)
-            if agree < EDGE_AGREEMENT:  # (around a few boxes the faces' strokes weigh more: the whole photo)
-                edges, agree = edge_slant(small)
-            slant = edges if agree >= EDGE_AGREEMENT else 0.0
-        if slant_from and abs(slant) >= slant_from:
+        slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
+        if slant:
             return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
                                   img.shape), 0, veil, slant
         k, zoomed = 0, None
