@@ -147,6 +147,34 @@ def test_photo_of_a_winning_hand_scores_and_a_fix_rescores(app: AppTest, tmp_pat
 
 @pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
 @pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_the_photo_numbers_each_tile_as_the_tap_list_does(app: AppTest, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    """Tile #3 on the photo is the #3 the player taps (the reading's order, not the finder's), and the boxes drawn
+    red are the tiles the tap list marks "?"."""
+    import webapp.reading as page_reading
+
+    from .test_browser import composed_photo
+
+    photo = tmp_path / "hand.jpg"
+    composed_photo(photo)
+    app.file_uploader(key="upload").set_value(("hand.jpg", photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    tb = app.session_state["tab"]
+    order = page_reading.tile_order(tb.reading)
+    assert order != sorted(order)  # the finder's order is not the page's: the numbers must be mapped
+    drawn: list[list[dict]] = []
+    real = page_reading.annotate
+    monkeypatch.setattr(page_reading, "annotate",
+                        lambda img, tiles, **kw: drawn.append(tiles) or real(img, tiles, **kw))
+    shown = page_reading.numbered_photo(tb.photo, tb.reading, {order[0]})
+    tiles = drawn[0]
+    assert [tiles[i]["number"] for i in order] == list(range(1, len(order) + 1))
+    assert [i for i, t in enumerate(tiles) if t["doubt"]] == [order[0]]
+    assert shown.shape == tb.photo.clean.shape  # drawn on the photo as read, at the page's size
+
+
+@pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
 def test_a_12_megapixel_phone_photo_is_read_and_drawn_in_its_own_pixels(app: AppTest, tmp_path: Path):
     """Decoded at half scale for speed, but boxes are reported in the photo's pixels and drawn where the tiles are."""
     from webapp.draw import annotate

@@ -16,7 +16,8 @@ def colour(doubt: bool) -> tuple[int, int, int]:
 def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600, box_scale: float = 1.0
              ) -> np.ndarray:
     """RGB image (downsized to max_side) with each tile's box and number drawn on it; boxes are in the photo's
-    pixels, ``box_scale`` times the image's (a photo decoded at reduced size)."""
+    pixels, ``box_scale`` times the image's (a photo decoded at reduced size). A tile's "number" is the one the
+    page gives it (its place in the reading); without one, its index."""
     h, w = img.shape[:2]
     s = min(1.0, max_side / max(h, w))
     out = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA) if s < 1 else img.copy()
@@ -25,7 +26,7 @@ def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600,
         x1, y1, x2, y2 = (int(round(v * s / box_scale)) for v in tile["box"])
         c = colour(bool(tile.get("doubt")))
         cv2.rectangle(out, (x1, y1), (x2, y2), c, thick)
-        label = str(i)
+        label = str(tile.get("number", i))
         scale = max(0.5, (x2 - x1) / 60)
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
         cv2.rectangle(out, (x1, max(0, y1 - th - 6)), (x1 + tw + 6, y1), c, -1)

@@ -10,6 +10,7 @@ import hashlib
 import json
 import time
 
+import numpy as np
 import streamlit as st
 
 from scoring import Ruleset
@@ -143,3 +144,17 @@ def tile_order(reading: Reading) -> list[int]:
     order = [i for g in shown_groups(reading) for i in g]
     placed = set(order)
     return order + [i for i in range(len(reading.codes)) if i not in placed]
+
+
+def numbered_photo(seen: PhotoSeen, reading: Reading, doubts: set[int]) -> np.ndarray:
+    """The photo with each tile's box numbered as the page numbers it (``tile_order``, from 1) and red where the
+    reading flags it, so that tile #3 on the photo is the #3 the player taps; the detection-time picture when the
+    clean photo is not kept."""
+    if seen.clean is None:
+        return seen.image
+    number = {i: k + 1 for k, i in enumerate(tile_order(reading))}
+    tiles = [{"box": [float(v) for v in reading.det.xyxy[i]], "doubt": i in doubts, "number": number.get(i, i + 1)}
+             for i in range(len(reading.det))]
+    # (``clean`` is RGB, downsized from the photo as read; ``annotate`` draws on BGR and gives RGB back)
+    return annotate(np.ascontiguousarray(seen.clean[..., ::-1]), tiles,
+                    box_scale=seen.width / max(seen.clean.shape[1], 1))

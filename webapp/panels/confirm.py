@@ -18,7 +18,7 @@ from vision.said import in_lang
 
 from ..editing import compact
 from ..i18n import said_of
-from ..reading import PICKABLE, codes_now, fix_tile, shown_groups, tile_order
+from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_order
 from ..session import Tab, Table, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
@@ -96,11 +96,11 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
         st.warning(label("no_tiles"))
     for w in reading.warnings:
         st.warning(in_lang(w, lang))
-    with st.expander(f"{label('photo')} · {len(codes)} {label('tiles')} · "
-                     f"{seen.timing_ms.get('page_read_ms', 0):.0f} {label('ms')}"):
-        st.image(seen.image)
     # the reader's calibrated doubts (vision.calibration: about 1 right tile in 20 flagged, most misreads caught)
     unsure = [i for i in reading.doubts if i not in seen.fixes and i < len(codes)]
+    with st.expander(f"{label('photo')} · {len(codes)} {label('tiles')} · "
+                     f"{seen.timing_ms.get('page_read_ms', 0):.0f} {label('ms')}"):
+        st.image(numbered_photo(seen, reading, set(unsure)))
     if not codes:
         return
     # every tile one tap away, in view, numbered as the crops above are drawn: "?" marks a real doubt; the tapped
