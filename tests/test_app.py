@@ -221,5 +221,14 @@ def test_a_photo_taken_askew_is_shown_levelled_and_scored(app: AppTest, tmp_path
     assert reading["levelled"] == round(seen.det.levelled, 1) and reading["turned"] == 0
     said = f"{abs(seen.det.levelled):.0f}"  # (the rows' slant as measured: 30 degrees, give or take a few)
     assert any(f"read turned {said} degrees clockwise" in w.value for w in app.warning)
+    # the photo shown is the levelled one's part around the tiles (its grey corners show nothing), every box in it
+    from webapp.reading import numbered_photo
+
+    tb = app.session_state["tab"]
+    shown = numbered_photo(seen, tb.reading, set())
+    assert shown.shape[0] * shown.shape[1] < 0.7 * seen.clean.shape[0] * seen.clean.shape[1]
+    boxes = tb.reading.det.xyxy * (seen.clean.shape[1] / seen.width)
+    assert boxes[:, 2].max() - boxes[:, 0].min() < shown.shape[1]
+    assert boxes[:, 3].max() - boxes[:, 1].min() < shown.shape[0]
     app.radio(key="lang").set_value("zh").run()
     assert any(f"順時針轉了 {said} 度" in w.value for w in app.warning)

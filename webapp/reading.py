@@ -156,5 +156,21 @@ def numbered_photo(seen: PhotoSeen, reading: Reading, doubts: set[int]) -> np.nd
     tiles = [{"box": [float(v) for v in reading.det.xyxy[i]], "doubt": i in doubts, "number": number.get(i, i + 1)}
              for i in range(len(reading.det))]
     # (``clean`` is RGB, downsized from the photo as read; ``annotate`` draws on BGR and gives RGB back)
-    return annotate(np.ascontiguousarray(seen.clean[..., ::-1]), tiles,
-                    box_scale=seen.width / max(seen.clean.shape[1], 1))
+    box_scale = seen.width / max(seen.clean.shape[1], 1)
+    drawn = annotate(np.ascontiguousarray(seen.clean[..., ::-1]), tiles, box_scale=box_scale)
+    return around_tiles(drawn, reading.det.xyxy / box_scale) if reading.det.levelled else drawn
+
+
+LEVELLED_MARGIN = 3.0  # tile heights of table kept around the tiles of a photo shown levelled
+
+
+def around_tiles(img: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """The part of a levelled photo around its tiles (``LEVELLED_MARGIN`` tile heights on each side): turned level
+    on a larger canvas, a hand shot askew is small on a phone's screen, and the canvas's grey corners show nothing."""
+    if not len(xyxy):
+        return img
+    pad = LEVELLED_MARGIN * float(np.median(xyxy[:, 3] - xyxy[:, 1]))
+    h, w = img.shape[:2]
+    x1, y1 = max(int(xyxy[:, 0].min() - pad), 0), max(int(xyxy[:, 1].min() - pad), 0)
+    x2, y2 = min(int(xyxy[:, 2].max() + pad), w), min(int(xyxy[:, 3].max() + pad), h)
+    return img[y1:y2, x1:x2] if x2 > x1 and y2 > y1 else img
