@@ -152,14 +152,25 @@ def tile_size(box: np.ndarray | tuple[float, float, float, float], angle: float)
     return None if w < 0.3 * bw or h < 0.3 * bh else (w, h)
 
 
+def level_rotation(angle: float, corner: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The 2x3 map that turns a photo so that rows running at ``angle`` degrees (image y down: positive runs down
+    to the right) run level, then moves ``corner`` (in the turned frame) to the origin."""
+    a = np.radians(angle)
+    c, s = float(np.cos(a)), float(np.sin(a))
+    return np.array([[c, s, -corner[0]], [-s, c, -corner[1]]], np.float64)
+
+
+def moved(m: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points moved by the 2x3 map ``m``."""
+    return m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2]
+
+
 def levelled(xyxy: np.ndarray, angle: float) -> np.ndarray:
     """The boxes as they would be with the photo turned so that rows at ``angle`` degrees run level: centres turned
     about the origin, each box its tile's own size (the layout groups rows and melds on these)."""
     if not angle or len(xyxy) == 0:
         return xyxy.copy()
-    a = np.radians(angle)
-    cx, cy = (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2
-    x, y = cx * np.cos(a) + cy * np.sin(a), -cx * np.sin(a) + cy * np.cos(a)
+    x, y = moved(level_rotation(angle), (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2)
     out = np.empty_like(xyxy)
     for i, box in enumerate(xyxy):
         w, h = tile_size(box, angle) or (float(box[2] - box[0]), float(box[3] - box[1]))

@@ -65,9 +65,8 @@ IN_PICTURE = 0.8  # a labelled tile that a condition leaves less of its box than
 
 def within(xyxy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """The share of each box's area that lies inside a picture of ``shape``."""
-    h, w = shape[:2]
-    inner = np.clip(xyxy, [0, 0, 0, 0], [w, h, w, h])
-    return box_areas(inner) / np.maximum(box_areas(xyxy), 1e-6)
+    picture = np.float32([[0, 0, shape[1], shape[0]]])
+    return intersections(xyxy, picture)[:, 0] / np.maximum(box_areas(xyxy), 1e-6)
 
 
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .crops import levelled
+from .crops import level_rotation, levelled, moved
 from .detections import Detections
 from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, rows_of, split_groups
 
@@ -42,19 +42,6 @@ def turned_shape(shape: tuple[int, ...], k: int) -> tuple[int, int]:
 LEVEL_BORDER = (114, 114, 114)  # the corners a levelled photo gains: the grey the finder knows as padding
 
 
-def level_rotation(angle: float, corner: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
-    """The 2x3 map that turns a photo so that rows running at ``angle`` degrees (image y down: positive runs down
-    to the right) run level, then moves ``corner`` (in the turned frame) to the origin."""
-    a = np.radians(angle)
-    c, s = float(np.cos(a)), float(np.sin(a))
-    return np.array([[c, s, -corner[0]], [-s, c, -corner[1]]], np.float64)
-
-
-def moved(m: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points moved by the 2x3 map ``m``."""
-    return m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2]
-
-
 def level_matrix(shape: tuple[int, ...], angle: float) -> tuple[np.ndarray, tuple[int, int]]:
     """The 2x3 map from a photo of ``shape`` to the photo turned in its plane so that rows running at ``angle``
     degrees run level (``level_rotation``), and the (h, w) of a canvas that holds all of it."""
@@ -80,7 +67,7 @@ def tilted_boxes(xyxy: np.ndarray, m: np.ndarray, angle: float, shape: tuple[int
         return xyxy.astype(np.float32)
     b = xyxy.astype(np.float64)
     cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
-    px, py = m[0, 0] * cx + m[0, 1] * cy + m[0, 2], m[1, 0] * cx + m[1, 1] * cy + m[1, 2]
+    px, py = moved(m, cx, cy)
     c, s = abs(float(np.cos(np.radians(angle)))), abs(float(np.sin(np.radians(angle))))
     w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
     bw, bh = w * c + h * s, w * s + h * c
@@ -113,8 +100,8 @@ def photo_boxes(det: Detections, shape: tuple[int, ...]) -> np.ndarray:
 
 def level_boxes(xyxy: np.ndarray, shape: tuple[int, ...], angle: float) -> np.ndarray:
     """Boxes of tiles tilted by ``angle`` degrees in a photo of ``shape``, in the pixels of the photo levelled
-    (``level_image``): each its tile's own upright box there (``crops.levelled`` turns the centres by the same
-    linear map as ``level_matrix``; the matrix adds the canvas's shift)."""
+    (``level_image``): each its tile's own upright box there (``crops.levelled`` turns the centres by
+    ``level_rotation``, as ``level_matrix`` does; the matrix adds the canvas's shift)."""
     m = level_matrix(shape, angle)[0]
     return (levelled(xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
 

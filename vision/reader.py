@@ -19,8 +19,11 @@ from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import (
     ROW_ANGLE_MAX,
+    ROW_ANGLE_MIN,
     crops_to_batch,
+    level_rotation,
     levelled,
+    moved,
     orientation,
     oriented_crop,
     quarter_turnable,
@@ -37,8 +40,6 @@ from .orientation import (
     landscape,
     level_boxes,
     level_image,
-    level_rotation,
-    moved,
     tilted_boxes,
     turn_boxes,
     turn_image,
@@ -235,21 +236,21 @@ def steep_rows_agree(img: np.ndarray, xyxy: np.ndarray, slant: float) -> bool:
 def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> float:
     """The slant of a first pass's rows, or where it saw little and no rows, of the photo's edges (modulo a quarter
     turn): the photo is read levelled by it when it is ``slant_from`` degrees or more; else 0."""
+    # (the low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees; steep
+    # rows the edges deny are no rows)
+    rows = rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST)
+    trusted = rows is not None and steep_rows_agree(small, best.xyxy, rows)
     slant = 0.0
     # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted; its
-    # tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square; the
-    # low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees)
-    if not landscape(best, least=SQUARISH):
-        slant = row_direction(best.xyxy, spread=LOOSE_ROWS, steepest=LEVEL_STEEPEST)
-        slant = slant if steep_rows_agree(small, best.xyxy, slant) else 0.0
+    # tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square)
+    if trusted and not landscape(best, least=SQUARISH) and ROW_ANGLE_MIN <= abs(rows) <= LEVEL_STEEPEST:
+        slant = rows
     sure = best[best.confidence >= 0.5]
-    if abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS:
-        rows = rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST)  # (steep rows the edges deny are no rows)
-        if rows is None or abs(rows) > ROW_ANGLE_MAX and not steep_rows_agree(small, best.xyxy, rows):
-            edges, agree = edge_slant(small, sure.xyxy) if len(sure) >= 3 else (0.0, 0.0)
-            if agree < EDGE_AGREEMENT:  # (around a few boxes the faces' strokes weigh more: the whole photo)
-                edges, agree = edge_slant(small)
-            slant = edges if agree >= EDGE_AGREEMENT else 0.0
+    if abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS and not trusted:
+        edges, agree = edge_slant(small, sure.xyxy) if len(sure) >= 3 else (0.0, 0.0)
+        if agree < EDGE_AGREEMENT:  # (around a few boxes the faces' strokes weigh more: the whole photo)
+            edges, agree = edge_slant(small)
+        slant = edges if agree >= EDGE_AGREEMENT else 0.0
     return slant if abs(slant) >= slant_from else 0.0
 
 

@@ -146,14 +146,19 @@ def tile_order(reading: Reading) -> list[int]:
     return order + [i for i in range(len(reading.codes)) if i not in placed]
 
 
+def tile_numbers(reading: Reading) -> dict[int, int]:
+    """Each tile's number on the page, from 1 in ``tile_order``: the tap list, the picker and the photo's boxes."""
+    return {i: k + 1 for k, i in enumerate(tile_order(reading))}
+
+
 def numbered_photo(seen: PhotoSeen, reading: Reading, doubts: set[int]) -> np.ndarray:
     """The photo with each tile's box numbered as the page numbers it (``tile_order``, from 1) and red where the
     reading flags it, so that tile #3 on the photo is the #3 the player taps; the detection-time picture when the
     clean photo is not kept."""
     if seen.clean is None:
         return seen.image
-    number = {i: k + 1 for k, i in enumerate(tile_order(reading))}
-    tiles = [{"box": [float(v) for v in reading.det.xyxy[i]], "doubt": i in doubts, "number": number.get(i, i + 1)}
+    number = tile_numbers(reading)
+    tiles = [{"box": [float(v) for v in reading.det.xyxy[i]], "doubt": i in doubts, "number": number[i]}
              for i in range(len(reading.det))]
     # (``clean`` is RGB, downsized from the photo as read; ``annotate`` draws on BGR and gives RGB back)
     box_scale = seen.width / max(seen.clean.shape[1], 1)

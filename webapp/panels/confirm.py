@@ -18,7 +18,7 @@ from vision.said import in_lang
 
 from ..editing import compact
 from ..i18n import said_of
-from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_order
+from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_numbers, tile_order
 from ..session import Tab, Table, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
@@ -107,7 +107,7 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     # tile's likeliest other faces follow
     doubt = set(unsure)
     order = [i for i in tile_order(reading) if i < len(codes)]
-    number = {i: k + 1 for k, i in enumerate(order)}
+    number = tile_numbers(reading)
     st.pills(label("tap_tile") + (" · " + label("uncertain").format(n=len(unsure)) if unsure else ""),
              order, key="tap_tile", format_func=lambda i: f"#{number[i]} {tl(codes[i])}" + (" ?" if i in doubt else ""))
     picked = st.session_state.get("tap_tile")
