@@ -8,6 +8,7 @@ once as in `python -m vision A.jpg B.jpg ...`. Tiles right = multiset overlap of
 faces (flowers and face-down tiles excluded, which mahjong-detector cannot name). ``--turn K`` saves every photo
 turned by K quarter turns counter-clockwise with no EXIF tag (the reader finds the turn itself); ``--askew D``
 turns every photo by D degrees in its plane first (a phone held askew: the reader reads it levelled).
+``--zoom-finder FILE`` reads the zoomed pass with another copy of the finder (e.g. ``detector_int8.onnx``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def main() -> None:
     ap.add_argument("--turn", type=int, default=0, choices=range(4), help="quarter turns, no EXIF tag")
     ap.add_argument("--askew", type=float, default=0.0, help="degrees turned in the photo's plane")
     ap.add_argument("--no-deglare", action="store_true", help="without the glare veil's removal (ablation)")
+    ap.add_argument("--zoom-finder", default=None,
+                    help="the zoomed pass with this copy of the finder (a file of the models folder, e.g. the 8-bit "
+                         "copy of vision.training.quantize)")
     args = ap.parse_args()
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     rng, nrng = random.Random(args.seed), np.random.default_rng(args.seed)
@@ -65,11 +69,13 @@ def main() -> None:
         faces = [t.code for t in placed if t.code != "back" and not t.code.startswith("f")]
         photos.append((p, ruleset, faces))
     report: dict[str, object] = {"photos": args.n, "size": "4032x3024", "quarter_turns": args.turn,
-                                 "askew_degrees": args.askew}
+                                 "askew_degrees": args.askew,
+                                 "zoomed_pass_finder": args.zoom_finder or "detector.onnx"}
     truth_total = sum(len(f) for _, _, f in photos)
     for threads in (1, 2):
         session.cache_clear()
-        reader = TileReader(threads=threads, deglare=not args.no_deglare)
+        reader = TileReader(threads=threads, deglare=not args.no_deglare,
+                            zoom_finder=args.zoom_finder)
         read_photo(photos[0][0], reader)  # warm-up
         times, right, stages = [], 0, []
         for p, rs, faces in photos:

@@ -159,6 +159,9 @@ def session(path: str, threads: int) -> ort.InferenceSession:
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
+    # no busy-waiting between runs: the finder's and the classifier's thread pools take turns on the same cores,
+    # and a pool left spinning after its run slowed the other's (12-MP photo: 262-289 ms spinning, 179-208 not)
+    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:
         return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
@@ -286,7 +289,8 @@ class TileReader:
                  repair: bool = True, not_tile_above: float = 0.5, calibration: Calibration | None = None,
                  oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
                  deglare: bool = True, turn_zoom: bool = True, level_from: float = 12.0,
-                 zoom_after_retry: bool = True, level_photo_from: float = 15.0) -> None:
+                 zoom_after_retry: bool = True, level_photo_from: float = 15.0, zoom_finder: str | None = None
+                 ) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -316,6 +320,9 @@ class TileReader:
         self.level_photo_from = level_photo_from  # rows at this slant or more: the whole photo is read turned level
         self.detector = session(str(self.models_dir / "detector.onnx"), threads)
         self.classifier = session(str(self.models_dir / "classifier.onnx"), threads)
+        # the zoomed pass (the largest input, most of the finder's time) may read with another copy of the finder,
+        # a file of the models folder: vision.training.quantize's 8-bit copy was tried and not shipped (model card)
+        self.zoom_detector = session(str(self.models_dir / zoom_finder), threads) if zoom_finder else self.detector
         shape = self.detector.get_inputs()[0].shape
         # a fixed input (e.g. 416 x 416), or any shape (exported with dynamic axes): then the size trained at
         self.stride = 0 if isinstance(shape[2], int) else 32
@@ -480,7 +487,7 @@ class TileReader:
 
             def back_to_small(xyxy: np.ndarray) -> np.ndarray:
                 return xyxy + np.array([x1, y1, x1, y1], np.float32)
-        part = self._detect_at(region, 1.0, 1.0, scale)
+        part = self._detect_at(region, 1.0, 1.0, scale, finder=self.zoom_detector)
         # the enlarged tiles are the size the finder is surest of, so its doubtful boxes there are mostly clutter
         part = part[part.confidence >= self.zoom_conf]
         # tiles lying in a row: a box mostly covered by its neighbours is a duplicate straddling them
@@ -502,13 +509,16 @@ class TileReader:
         idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), self.conf, self.iou)
         return suppress_contained(boxes, scores, np.array(idx, int).reshape(-1))
 
-    def _detect_at(self, small: np.ndarray, fx: float, fy: float, scale: float | None = None) -> Detections:
-        """One finder pass on ``small`` resized by (fx, fy) (and letterboxed at ``scale``); boxes in its pixels."""
+    def _detect_at(self, small: np.ndarray, fx: float, fy: float, scale: float | None = None,
+                   finder: ort.InferenceSession | None = None) -> Detections:
+        """One finder pass on ``small`` resized by (fx, fy) (and letterboxed at ``scale``); boxes in its pixels.
+        ``finder``: another session of the same finder (the zoomed pass's quantized copy); the full one otherwise."""
+        finder = finder or self.detector
         h, w = small.shape[:2]
         src = small if fx == fy == 1.0 else cv2.resize(
             small, (max(8, round(w * fx)), max(8, round(h * fy))), interpolation=cv2.INTER_AREA)
         blob, r, (px, py) = letterbox(src, self.imgsz, self.stride, scale)
-        out = self.detector.run(None, {self.detector.get_inputs()[0].name: blob})[0][0]  # (4 + nc, N)
+        out = finder.run(None, {finder.get_inputs()[0].name: blob})[0][0]  # (4 + nc, N)
         scores = out[4:].max(0)
         keep = scores >= self.conf
         if not keep.any():
