@@ -512,7 +512,7 @@ class TileReader:
     def _detect_at(self, small: np.ndarray, fx: float, fy: float, scale: float | None = None,
                    finder: ort.InferenceSession | None = None) -> Detections:
         """One finder pass on ``small`` resized by (fx, fy) (and letterboxed at ``scale``); boxes in its pixels.
-        ``finder``: another session of the same finder (the zoomed pass's quantized copy); the full one otherwise."""
+        ``finder``: another session of the same finder (the zoomed pass's ``zoom_finder``); the finder otherwise."""
         finder = finder or self.detector
         h, w = small.shape[:2]
         src = small if fx == fy == 1.0 else cv2.resize(
