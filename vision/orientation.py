@@ -129,9 +129,14 @@ def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float,
     # (a light blur first: the weave of a cloth mat runs along the picture's axes and would outweigh the tiles)
     grey = cv2.GaussianBlur(grey, (0, 0), EDGE_BLUR)
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    weight = np.hypot(gx, gy)
-    # an edge's normal at angle a and one at a + 90 degrees are the same rectangle's: 4a folds them together
-    z = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum()) / max(float(weight.sum()), 1e-6)
+    # an edge's normal at angle a and one at a + 90 degrees are the same rectangle's: 4a folds them together. Each
+    # gradient g = gx + i gy weighs |g| e^(4ia) = g^4 / |g|^3, computed without trigonometry (8x faster here)
+    square = gx * gx + gy * gy
+    re2, im2 = gx * gx - gy * gy, 2.0 * gx * gy  # g^2
+    weight = np.sqrt(square)
+    per = 1.0 / np.maximum(square * weight, 1e-12)
+    z = complex(float(((re2 * re2 - im2 * im2) * per).sum()), float((2.0 * re2 * im2 * per).sum()))
+    z /= max(float(weight.sum()), 1e-6)
     return float(np.degrees(np.angle(z) / 4)), abs(z)
 
 
