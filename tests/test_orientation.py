@@ -49,6 +49,17 @@ def test_turned_boxes_follow_the_turned_picture(k: int) -> None:
     assert np.allclose(turn_boxes(moved, out.shape, -k), boxes)  # and back
 
 
+@pytest.mark.parametrize("k", range(-1, 6))
+def test_a_turned_picture_has_numpy_s_pixels_whatever_its_kind(k: int) -> None:
+    """OpenCV turns colour photos and float maps; a one-channel stack or a boolean mask falls back to numpy."""
+    rng = np.random.default_rng(k + 1)
+    for arr in (rng.integers(0, 256, (37, 53, 3), dtype=np.uint8), rng.random((37, 53), dtype=np.float32),
+                rng.random((37, 53)) > 0.5, rng.integers(0, 256, (37, 53, 1), dtype=np.uint8),
+                rng.integers(0, 256, (37, 53, 4), dtype=np.uint8)):
+        out, want = turn_image(arr, k), np.rot90(arr, k % 4)
+        assert out.shape == want.shape and out.dtype == want.dtype and np.array_equal(out, want)
+
+
 @pytest.mark.parametrize(("degrees", "k"), [(30, 0), (-25, 0), (30, 1), (-18, 3)])
 def test_boxes_of_a_levelled_photo_come_back_to_the_photo(degrees: float, k: int) -> None:
     """A photo turned in its plane: read levelled (and maybe turned by a quarter), its tiles are upright boxes

@@ -16,10 +16,18 @@ from .crops import level_rotation, levelled, moved
 from .detections import Detections
 from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, rows_of, split_groups
 
+# OpenCV's quarter turns, counter-clockwise: the same pixels as numpy's rot90, copied 4x faster
+CV_TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
+
 
 def turn_image(img: np.ndarray, k: int) -> np.ndarray:
-    """The photo turned by k quarter turns counter-clockwise (k = 0 returns it as is)."""
-    return img if k % 4 == 0 else np.ascontiguousarray(np.rot90(img, k % 4))
+    """The photo (or a map of it) turned by k quarter turns counter-clockwise (k = 0 returns it as is)."""
+    k %= 4
+    if k == 0:
+        return img
+    if img.dtype in (np.uint8, np.uint16, np.float32) and (img.ndim == 2 or (img.ndim == 3 and img.shape[2] in (3, 4))):
+        return cv2.rotate(img, CV_TURNS[k])
+    return np.ascontiguousarray(np.rot90(img, k))
 
 
 def turn_boxes(xyxy: np.ndarray, shape: tuple[int, ...], k: int) -> np.ndarray:
