@@ -49,6 +49,7 @@ class Detections:
     # the turned photo's pixels; orientation.turn_image turns the photo the same way)
     levelled: float = 0.0  # degrees the reader turned the photo in its plane first, so that its rows ran level
     # (orientation.as_read: the photo the boxes lie in; orientation.photo_boxes: the boxes in the photo's pixels)
+    sharpened: bool = False  # the finder read the photo sharpened (``blur``): it was out of focus or shaken
 
     @classmethod
     def empty(cls) -> Detections:
@@ -65,7 +66,7 @@ class Detections:
     def copy(self) -> Detections:
         """An independent copy (the interpretation of a reading changes its probabilities)."""
         return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy(),
-                          turned=self.turned, levelled=self.levelled)
+                          turned=self.turned, levelled=self.levelled, sharpened=self.sharpened)
 
     def __len__(self) -> int:
         return len(self.xyxy)
@@ -74,7 +75,8 @@ class Detections:
         return Detections(self.xyxy[index], self.confidence[index],
                           self.probs[index] if len(self.probs) else self.probs,
                           self.sideways[index] if len(self.sideways) else self.sideways,
-                          None if self.back_score is None else self.back_score[index], self.turned, self.levelled)
+                          None if self.back_score is None else self.back_score[index], self.turned, self.levelled,
+                          self.sharpened)
 
     @property
     def class_id(self) -> np.ndarray:

@@ -87,6 +87,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     latency = []
     errors = []
     levelled: list[str] = []  # photos read turned in their plane (rows at a slant)
+    sharpened: list[str] = []  # photos the finder read sharpened (blurred)
     cut = 0  # labelled tiles a condition pushed (partly) out of the photo
     fixed = 0
     for index, p in enumerate(files):
@@ -110,6 +111,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         latency.append(1000 * (time.perf_counter() - t))
         if det.levelled:
             levelled.append(f"{source_name(p.name)} ({det.levelled:.0f} degrees)")
+        if det.sharpened:
+            sharpened.append(source_name(p.name))
         pairs = match(gt, photo_boxes(det, img.shape))  # the reading's boxes back in the photo's own frame
         codes = det.codes
         n_gt += len(gt)
@@ -138,7 +141,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     lat = np.array(latency) if latency else np.zeros(1)
     return {
         "images": len(files) - len(errors), "condition": condition, "labels_cut_by_the_condition": cut,
-        "photos_read_levelled": levelled,
+        "photos_read_levelled": levelled, "photos_read_sharpened": sharpened,
         "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
         "tile_recall_by_kind": {k: round(v["matched"] / max(v["labelled"], 1), 4) for k, v in per_kind.items()},
@@ -180,11 +183,12 @@ def main() -> None:
                     help="drop boxes the classifier calls 'not a tile' with more than this probability (0: never)")
     ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
     ap.add_argument("--no-level", action="store_true", help="never read a slanted photo levelled (ablation)")
+    ap.add_argument("--no-deblur", action="store_true", help="never read a blurred photo sharpened (ablation)")
     ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
                     help="change every photo and its labels one way (vision/conditions.py), e.g. rot45")
     args = ap.parse_args()
     reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
-                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented)
+                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented, deblur=not args.no_deblur)
     if args.no_level:
         reader.level_photo_from = 0.0
     if args.no_aspect_retry:

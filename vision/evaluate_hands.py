@@ -211,6 +211,7 @@ def main() -> None:
     ap.add_argument("--save", default=None, help="folder to write the composed photos and truths to")
     ap.add_argument("--no-repair", action="store_true", help="keep the finder's boxes as they are (ablation)")
     ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
+    ap.add_argument("--no-deblur", action="store_true", help="never read a blurred photo sharpened (ablation)")
     ap.add_argument("--condition", default="upright",
                     help="change one thing about every photo (vision/conditions.py: "
                          f"{', '.join(CONDITIONS)}); all, or several with commas: one row each")
@@ -221,7 +222,8 @@ def main() -> None:
     unknown = [n for n in names if n not in CONDITIONS]
     if unknown:
         ap.error(f"unknown condition {', '.join(unknown)}; known: {', '.join(CONDITIONS)}, all")
-    reader = TileReader(args.models, threads=2, repair=not args.no_repair, oriented=not args.no_oriented)
+    reader = TileReader(args.models, threads=2, repair=not args.no_repair, oriented=not args.no_oriented,
+                        deblur=not args.no_deblur)
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     if len(names) == 1:
         print(json.dumps(evaluate(args, reader, bank, names[0]), indent=1, ensure_ascii=False))

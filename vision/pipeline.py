@@ -25,6 +25,10 @@ from .said import Said, in_lang
 TURN_WARNING = {k: Said(f"the photo was read turned by {90 * (4 - k)} degrees clockwise: its tiles lay that way",
                      f"照片順時針轉了 {90 * (4 - k)} 度來讀：牌是這樣擺的") for k in (1, 2, 3)}
 
+BLUR_WARNING = Said("the photo is blurred (out of focus or shaken): it was read sharpened; check every tile, or retake "
+                    "it with the phone held still",
+                    "照片模糊（沒對焦或手震）：已銳化後再讀；請逐張核對，或把手機拿穩重拍")
+
 
 def level_warning(degrees: float) -> Said:
     """What the page says when the reader turned a photo in its plane (``det.levelled``) to read its rows level."""
@@ -74,7 +78,7 @@ class Reading:
         # the boxes, width and height are those of the photo as read: levelled by "levelled" degrees (rows that ran
         # at a slant), then turned by "turned" quarter turns counter-clockwise (vision.orientation.as_read)
         return {"path": self.path, "width": self.width, "height": self.height, "turned": self.det.turned,
-                "levelled": round(float(self.det.levelled), 1), "tiles": tiles,
+                "levelled": round(float(self.det.levelled), 1), "sharpened": self.det.sharpened, "tiles": tiles,
                 "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
                 "corrections": [c.to_json() for c in self.corrections], "warnings": self.warnings,
                 "warnings_zh": [in_lang(w, "zh") for w in self.warnings],
@@ -106,6 +110,8 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
         warnings.append(TURN_WARNING[seen.turned])
     if seen.levelled:
         warnings.append(level_warning(seen.levelled))
+    if seen.sharpened:
+        warnings.append(BLUR_WARNING)
     corrections = restrict(det, rules) + face_up_stray_backs(det)
     if len(det) == 0:
         warnings.append(Said("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand",

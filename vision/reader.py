@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from .blur import blurred, sharpened
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import (
@@ -289,8 +290,8 @@ class TileReader:
                  repair: bool = True, not_tile_above: float = 0.5, calibration: Calibration | None = None,
                  oriented: bool = True, zoom_small: float = 2.0, zoom_adds: bool = True,
                  deglare: bool = True, turn_zoom: bool = True, level_from: float = 12.0,
-                 zoom_after_retry: bool = True, level_photo_from: float = 15.0, zoom_finder: str | None = None
-                 ) -> None:
+                 zoom_after_retry: bool = True, level_photo_from: float = 15.0, zoom_finder: str | None = None,
+                 deblur: bool = True) -> None:
         self.models_dir = Path(models_dir)
         # the shipped temperature (models/calibration.json) unless given; Calibration() keeps the raw probabilities
         self.calibration = Calibration.load(self.models_dir) if calibration is None else calibration
@@ -314,6 +315,7 @@ class TileReader:
         self.zoom_small = zoom_small
         self.zoom_adds = zoom_adds
         self.deglare = deglare
+        self.deblur = deblur  # a photo the finder is unsure of is also read sharpened (``blur``), kept when surer
         self.turn_zoom = turn_zoom
         self.zoom_after_retry = zoom_after_retry
         self.level_from = level_from  # rows at this slant (degrees) or more: the zoomed pass reads them turned level
@@ -334,7 +336,7 @@ class TileReader:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV); see ``_find``."""
         return self._find(img)[0]
 
-    def _find(self, img: np.ndarray, slant_from: float = 0.0, first_size: float = 1.0
+    def _find(self, img: np.ndarray, slant_from: float = 0.0, first_size: float = 1.0, sharp: bool | None = None
               ) -> tuple[Detections, int, np.ndarray | None, float | None]:
         """Tile boxes in image pixels (class-agnostic NMS with OpenCV), the quarter turns (0 or 3) the photo was
         read at when its tiles lay landscape as a rule, and the photo's glare veil (``glare.veil_map``, None
@@ -351,16 +353,28 @@ class TileReader:
         little and no rows, where the photo's edges run at that slant or more (``orientation.edge_slant``: tiles
         turned 30-60 degrees in a small hand, which the finder hardly sees). ``first_size`` enlarges the first
         pass's input (a levelled photo whose tiles the usual first pass sees too small to find).
+        A first pass the finder is unsure of, of a photo that measures blurred (``blur.blurred``: out of focus or
+        shaken), is read again sharpened, and the sharpened photo is read from then on when its mass of sure boxes
+        is clearly larger
+        (1.5x + 0.5; ``det.sharpened``). ``sharp`` True sharpens it without asking (the same photo levelled),
+        False never.
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
         small = take_off(small, veil)  # tiles under a highlight get their edges back
-        best = self._detect_at(small, 1.0, 1.0, None if first_size == 1.0 or not self.stride
-                               else first_size * self.imgsz / max(small.shape[:2]))
+        small = sharpened(small) if sharp else small
+        first_scale = None if first_size == 1.0 or not self.stride else first_size * self.imgsz / max(small.shape[:2])
+        best = self._detect_at(small, 1.0, 1.0, first_scale)
+        if sharp is None and self.deblur and self._unsure(best) and blurred(small):
+            sharp_small = sharpened(small)
+            again = self._detect_at(sharp_small, 1.0, 1.0, first_scale)
+            sharp = confident_mass(again) >= 1.5 * confident_mass(best) + 0.5
+            small, best = (sharp_small, again) if sharp else (small, best)
         slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
         if slant:
-            return self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]),
-                                  img.shape), 0, veil, slant
+            best = self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
+            best.sharpened = bool(sharp)
+            return best, 0, veil, slant
         k, zoomed = 0, None
         unsure = self._unsure(best)
         if self.photo_turn and landscape(best, most=TURNED_TILE):
@@ -401,6 +415,7 @@ class TileReader:
         best = self._to_photo(best, scale, shape)
         best = repair_rows(best) if self.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
+        best.sharpened = bool(sharp)
         return best, k, veil, None
 
     def _find_levelled(self, img: np.ndarray, det: Detections, angle: float, quarter: int = 0
@@ -415,6 +430,7 @@ class TileReader:
             small = downscale(level, self.zoom_max * self.imgsz)
             veil = veil_map(small) if self.deglare else None  # (of the photo as it lies, as ``_find`` measures it)
             small = turn_image(take_off(small, veil), quarter)
+            small = sharpened(small) if det.sharpened else small
             shape = turned_shape(level.shape, quarter)
             guess = det.copy()
             boxes = level_boxes(det.xyxy, img.shape, angle)
@@ -425,10 +441,12 @@ class TileReader:
                 found = self._to_photo(zoomed, (small.shape[1] / shape[1], small.shape[0] / shape[0]), shape)
                 found = repair_rows(found) if self.repair else found
                 found.xyxy = turn_boxes(found.xyxy, shape, -quarter)
+                found.sharpened = det.sharpened
                 return level, found, quarter, veil
         # (no region placed: the slant came from the photo's edges, where the first pass saw too little; the larger
         # levelled photo shows its tiles smaller still, so its first pass reads it at twice the usual size)
-        found, turns, veil, _ = self._find(level, first_size=1.0 if len(det) else EDGE_FIRST_SIZE)
+        found, turns, veil, _ = self._find(level, first_size=1.0 if len(det) else EDGE_FIRST_SIZE,
+                                           sharp=det.sharpened or None)
         return level, found, turns, veil
 
     def _unsure(self, det: Detections) -> bool:
