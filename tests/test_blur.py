@@ -17,6 +17,7 @@ from vision.photo import load_photo
 from vision.pipeline import read_image
 from vision.reader import TileReader
 
+from .test_app import app  # noqa: F401  (the page, for the page test)
 from .test_glare import table
 from .test_orientation import VALID, needs_data
 
@@ -79,3 +80,18 @@ def test_the_page_says_a_photo_was_read_sharpened_and_a_sharp_one_is_read_as_it_
     said = soft.to_json()
     assert said["sharpened"] is True
     assert any("blurred" in w for w in said["warnings"]) and any("模糊" in w for w in said["warnings_zh"])
+
+
+@needs_data
+def test_the_page_warns_of_a_blurred_photo_in_the_user_s_language(app) -> None:  # noqa: ANN001, F811
+    """A blurred photo uploaded: the page shows what it found and asks the player to check every tile, in English
+    and in Chinese."""
+    img, _ = labelled(PHOTO)
+    ok, data = cv2.imencode(".jpg", cv2.GaussianBlur(img, (0, 0), 2.0), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    app.file_uploader(key="upload").set_value(("blurred.jpg", data.tobytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert app.session_state["tab"].photo.det.sharpened
+    assert any("blurred (out of focus or shaken)" in w.value for w in app.warning)
+    app.radio(key="lang").set_value("zh").run()
+    assert any("照片模糊" in w.value for w in app.warning)
