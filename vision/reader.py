@@ -353,9 +353,9 @@ class TileReader:
         little and no rows, where the photo's edges run at that slant or more (``orientation.edge_slant``: tiles
         turned 30-60 degrees in a small hand, which the finder hardly sees). ``first_size`` enlarges the first
         pass's input (a levelled photo whose tiles the usual first pass sees too small to find).
-        A first pass the finder is unsure of, of a photo that measures blurred (``blur.blurred``: out of focus or
-        shaken), is read again sharpened, and the sharpened photo is read from then on when its mass of sure boxes
-        is clearly larger
+        A first pass the finder is unsure of (and whose rows run level), of a photo that measures blurred
+        (``blur.blurred``: out of focus or shaken), is read again sharpened, and the sharpened photo is read from
+        then on when its mass of sure boxes is clearly larger
         (1.5x + 0.5; ``det.sharpened``). ``sharp`` True sharpens it without asking (the same photo levelled),
         False never.
         """
@@ -365,16 +365,16 @@ class TileReader:
         small = sharpened(small) if sharp else small
         first_scale = None if first_size == 1.0 or not self.stride else first_size * self.imgsz / max(small.shape[:2])
         best = self._detect_at(small, 1.0, 1.0, first_scale)
-        if sharp is None and self.deblur and self._unsure(best) and blurred(small):
-            sharp_small = sharpened(small)
-            again = self._detect_at(sharp_small, 1.0, 1.0, first_scale)
-            sharp = confident_mass(again) >= 1.5 * confident_mass(best) + 0.5
-            small, best = (sharp_small, again) if sharp else (small, best)
         slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
         if slant:
             best = self._to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
             best.sharpened = bool(sharp)
             return best, 0, veil, slant
+        if sharp is None and self.deblur and self._unsure(best) and blurred(small):
+            sharp_small = sharpened(small)
+            again = self._detect_at(sharp_small, 1.0, 1.0, first_scale)
+            sharp = confident_mass(again) >= 1.5 * confident_mass(best) + 0.5
+            small, best = (sharp_small, again) if sharp else (small, best)
         k, zoomed = 0, None
         unsure = self._unsure(best)
         if self.photo_turn and landscape(best, most=TURNED_TILE):
@@ -418,13 +418,13 @@ class TileReader:
         best.sharpened = bool(sharp)
         return best, k, veil, None
 
-    def _find_levelled(self, img: np.ndarray, det: Detections, angle: float, quarter: int = 0
-                       ) -> tuple[np.ndarray, Detections, int, np.ndarray | None]:
+    def _find_levelled(self, img: np.ndarray, det: Detections, angle: float, quarter: int = 0,
+                       sharp: bool | None = None) -> tuple[np.ndarray, Detections, int, np.ndarray | None]:
         """The photo turned so that rows at ``angle`` degrees run level, and ``_find``'s reading of it (boxes in its
         own pixels, the quarter turns it is read at, its glare veil). Where the slanted reading ``det`` (of a photo
         read turned by ``quarter``) holds small tiles, one zoomed pass over the levelled region they place, turned
         by ``quarter`` (the levelled photo's corners make it larger, so a first pass there sees its tiles
-        smaller still); else a full ``_find``."""
+        smaller still); else a full ``_find`` (``sharp`` as there, unless the slanted reading was sharpened)."""
         level = level_image(img, angle)
         if self.zoom_to:
             small = downscale(level, self.zoom_max * self.imgsz)
@@ -446,7 +446,7 @@ class TileReader:
         # (no region placed: the slant came from the photo's edges, where the first pass saw too little; the larger
         # levelled photo shows its tiles smaller still, so its first pass reads it at twice the usual size)
         found, turns, veil, _ = self._find(level, first_size=1.0 if len(det) else EDGE_FIRST_SIZE,
-                                           sharp=det.sharpened or None)
+                                           sharp=det.sharpened or sharp)
         return level, found, turns, veil
 
     def _unsure(self, det: Detections) -> bool:
@@ -728,8 +728,9 @@ class TileReader:
         kept: tuple[np.ndarray, Detections, int, np.ndarray | None, float] | None = None
         before = confident_mass(det)
         for angle in (slant, slant - np.copysign(90.0, slant)) if by_edges else (slant,):
+            # (the two ways are compared by their sure boxes: neither is read sharpened, which would tip the scale)
             level, again, turns, level_veil = self._find_levelled(img, Detections.empty() if by_edges else det,
-                                                                  float(angle), quarter)
+                                                                  float(angle), quarter, False if by_edges else None)
             upright = Detections(turn_boxes(again.xyxy, level.shape, turns), again.confidence)
             # (about as sure as the slanted reading: its own zoomed pass read the rows levelled, at another size;
             # its tiles upright, not those of a photo turned by a quarter whose columns side by side looked
