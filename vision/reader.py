@@ -355,9 +355,8 @@ class TileReader:
         pass's input (a levelled photo whose tiles the usual first pass sees too small to find).
         A first pass the finder is unsure of (and whose rows run level), of a photo that measures blurred
         (``blur.blurred``: out of focus or shaken), is read again sharpened, and the sharpened photo is read from
-        then on when its mass of sure boxes is clearly larger
-        (1.5x + 0.5; ``det.sharpened``). ``sharp`` True sharpens it without asking (the same photo levelled),
-        False never.
+        then on when its mass of sure boxes is clearly larger (1.5x + 0.5; ``det.sharpened``). ``sharp`` True
+        sharpens it without asking (the same photo levelled), False never.
         """
         small = downscale(img, self.zoom_max * self.imgsz)
         veil = veil_map(small) if self.deglare else None  # the same map for the photo: it is smooth
