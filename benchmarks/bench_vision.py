@@ -1,6 +1,6 @@
 """Per-photo latency of the reading chain on 12-megapixel photos, at 1 and 2 threads, beside `mahjong-detector`.
 
-    python benchmarks/bench_vision.py [--n 20] [--seed 1] [--turn K] [--askew DEGREES]
+    python benchmarks/bench_vision.py [--n 20] [--seed 1] [--turn K] [--askew DEGREES] [--blur SIGMA]
 
 Photos: composed winning hands (real `valid`-split crops on real backgrounds, see vision.evaluate_hands) saved
 as 4032x3024 JPEGs. Latency = file -> hand (decode, detect, crop, classify, layout, correction), the model loaded
@@ -9,6 +9,8 @@ faces (flowers and face-down tiles excluded, which mahjong-detector cannot name)
 turned by K quarter turns counter-clockwise with no EXIF tag (the reader finds the turn itself); ``--askew D``
 turns every photo by D degrees in its plane first (a phone held askew: the reader reads it levelled).
 ``--zoom-finder FILE`` reads the zoomed pass with another copy of the finder (e.g. ``detector_int8.onnx``).
+``--blur S`` blurs every 12-MP photo by a Gaussian of sigma S px first (out of focus; ``--no-deblur``: the reader
+without its sharpening of blurred photos).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def main() -> None:
     ap.add_argument("--turn", type=int, default=0, choices=range(4), help="quarter turns, no EXIF tag")
     ap.add_argument("--askew", type=float, default=0.0, help="degrees turned in the photo's plane")
     ap.add_argument("--no-deglare", action="store_true", help="without the glare veil's removal (ablation)")
+    ap.add_argument("--blur", type=float, default=0.0, help="sigma (px of the 12-MP photo) of a Gaussian blur")
+    ap.add_argument("--no-deblur", action="store_true", help="without the sharpening of blurred photos (ablation)")
     ap.add_argument("--zoom-finder", default=None,
                     help="the zoomed pass with this copy of the finder (a file of the models folder, e.g. the 8-bit "
                          "copy of vision.training.quantize)")
@@ -64,18 +68,20 @@ def main() -> None:
         img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(4032, 3024), fit=True)
         if args.askew:
             img, _ = rotate(args.askew)(img, np.float32([[0, 0, 1, 1]]), nrng)
+        if args.blur:
+            img = cv2.GaussianBlur(img, (0, 0), args.blur)
         p = tmp / f"photo_{k:03d}.jpg"
         cv2.imwrite(str(p), turn_image(img, args.turn), [cv2.IMWRITE_JPEG_QUALITY, 90])
         faces = [t.code for t in placed if t.code != "back" and not t.code.startswith("f")]
         photos.append((p, ruleset, faces))
     report: dict[str, object] = {"photos": args.n, "size": "4032x3024", "quarter_turns": args.turn,
-                                 "askew_degrees": args.askew,
+                                 "askew_degrees": args.askew, "blur_sigma": args.blur,
                                  "zoomed_pass_finder": args.zoom_finder or "detector.onnx"}
     truth_total = sum(len(f) for _, _, f in photos)
     for threads in (1, 2):
         session.cache_clear()
         reader = TileReader(threads=threads, deglare=not args.no_deglare,
-                            zoom_finder=args.zoom_finder)
+                            zoom_finder=args.zoom_finder, deblur=not args.no_deblur)
         read_photo(photos[0][0], reader)  # warm-up
         times, right, stages = [], 0, []
         for p, rs, faces in photos:
