@@ -330,3 +330,28 @@ def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", picture)
         assert picture.size["width"] <= driver.execute_script("return window.innerWidth")  # no sideways scrolling
         driver.save_screenshot(str(SHOTS / "phone_askew_photo.png"))
+
+
+def test_a_blurred_photo_at_phone_size(server: str, tmp_path: Path):
+    """A real tray of tiles photographed out of focus, in a real browser at phone size: the page says the photo is
+    blurred and was read sharpened, and asks for every tile to be checked. Screenshot in build/screenshots/."""
+    import cv2
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from .test_blur import PHOTO, labelled
+
+    img, _ = labelled(PHOTO)
+    photo = tmp_path / "blurred.jpg"
+    cv2.imwrite(str(photo), cv2.GaussianBlur(img, (0, 0), 2.0), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    with shooting(tmp_path, "390,844", "failure_blurred.png") as driver:
+        driver.get(server + "/?lang=en")
+        wait = WebDriverWait(driver, 90)
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
+        said = wait.until(ec.presence_of_element_located(
+            (By.XPATH, "//*[contains(text(), 'blurred (out of focus or shaken): it was read sharpened')]")))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", said)
+        assert said.is_displayed()
+        driver.save_screenshot(str(SHOTS / "phone_blurred_said.png"))
