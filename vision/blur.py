@@ -55,34 +55,31 @@ def main() -> None:
     `valid` photos (every ``--every``-th) and of composed hands, one condition at a time: where BLURRED comes from."""
     import argparse
     import json
-    import random
 
     from .conditions import CONDITIONS
-    from .evaluate_hands import table_groups, truth_case
+    from .evaluate_hands import composed_cases
     from .reader import downscale
     from .training.data import load_split
-    from .training.synth import CropBank, compose
+    from .training.synth import CropBank
 
     ap = argparse.ArgumentParser(prog="python -m vision.blur", description=main.__doc__)
     ap.add_argument("--every", type=int, default=10, help="every n-th real `valid` photo")
-    ap.add_argument("--composed", type=int, default=20, help="composed hands (2,016 x 1,512, seed 0)")
+    ap.add_argument("--composed", type=int, default=20,
+                    help="the first composed hands of `vision.evaluate_hands --seed 0` (2,016 x 1,512)")
     ap.add_argument("--conditions", default="upright,blur2,motion,dim,lowres,jpeg25,glare,rot45,rot300")
     args = ap.parse_args()
     photos = [(cv2.imread(str(li.path)), li.boxes) for li in load_split("valid")[::args.every]]
-    bank, rng, nrng = CropBank.build(load_split("valid"), seed=0), random.Random(0), np.random.default_rng(0)
-    hands = []
-    for _ in range(args.composed):
-        hand, winner = truth_case(rng, "nanning")
-        img, placed = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True)
-        hands.append((img, np.float32([t.box for t in placed])))
+    bank = CropBank.build(load_split("valid"), seed=0)
+
+    def spread(ratios: list[float]) -> list[float]:
+        return [round(float(v), 2) for v in np.percentile(ratios, [0, 10, 50, 90, 100])] if ratios else []
+
     out: dict[str, dict[str, list[float]]] = {}
     for name in args.conditions.split(","):
-        out[name] = {}
-        for kind, items in (("real", photos), ("composed", hands)):
-            ratios = [edge_ratio(downscale(CONDITIONS[name](img, boxes.copy(), np.random.default_rng(i))[0], 1248))
-                      for i, (img, boxes) in enumerate(items)]
-            spread = np.percentile(ratios, [0, 10, 50, 90, 100]) if ratios else []
-            out[name][kind] = [round(float(v), 2) for v in spread]
+        real = [edge_ratio(downscale(CONDITIONS[name](img, boxes.copy(), np.random.default_rng(i))[0], 1248))
+                for i, (img, boxes) in enumerate(photos)]
+        composed = [edge_ratio(downscale(case[4], 1248)) for case in composed_cases(bank, args.composed, 0, name)]
+        out[name] = {"real": spread(real), "composed": spread(composed)}
     print(json.dumps({"blurred_below": BLURRED, "edge_ratio_min_p10_p50_p90_max": out}, indent=1))
 
 
