@@ -3,11 +3,12 @@ its transformed box), so a condition's score measures the reader, not a bookkeep
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.conditions import CONDITIONS
-from vision.training.table_aug import AUGMENTATIONS, table_conditions
+from vision.training.table_aug import AUGMENTATIONS, steep_turn, table_conditions
 
 
 @pytest.mark.parametrize("name", sorted(CONDITIONS))
@@ -37,6 +38,21 @@ def test_a_finder_training_condition_carries_the_true_boxes(name: str, seed: int
         assert np.array_equal(moved, boxes)  # light changes only
         return
     assert_boxes_hold_the_white(out, moved, name)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_steep_turn_for_the_finder_turns_the_tiles_and_carries_their_boxes(seed: int) -> None:
+    """The finder's turned copies: each tile turned 15-60 degrees, its box the box around the turned tile."""
+    img, boxes = white_boxes()
+    out, moved = steep_turn(img, boxes, np.random.default_rng(seed))
+    assert out.shape == img.shape and moved.shape == boxes.shape
+    assert_boxes_hold_the_white(out, moved, "steep_turn")
+    contours, _ = cv2.findContours((out.mean(2) > 128).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert len(contours) == 2
+    for contour in contours:
+        (_, _), (w, h), angle = cv2.minAreaRect(contour)
+        turn = min(angle % 90, 90 - angle % 90)  # the tile's turn from the axes, whichever side minAreaRect takes
+        assert 14 <= turn <= 46, (seed, angle)  # 15-60 degrees either way is 15-45 from the nearer axis
 
 
 def test_the_finder_training_conditions_are_drawn_at_random() -> None:

@@ -70,10 +70,12 @@ def within(xyxy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
-             limit: int | None = None, labels_as_given: bool = False, condition: str = "upright"
-             ) -> dict[str, object]:
+             limit: int | None = None, labels_as_given: bool = False, condition: str = "upright",
+             iou: float = 0.5) -> dict[str, object]:
     """The reader's figures on labelled photos, each changed by ``condition`` (``vision.conditions``: the labels'
-    boxes follow it, as the boxes around the changed tiles; a tile it pushes out of the photo is left out)."""
+    boxes follow it, as the boxes around the changed tiles; a tile it pushes out of the photo is left out).
+    ``iou``: the overlap that matches a box to a label (a turn makes the box of a box: a label drawn loose around a
+    slanted tile comes out larger than the turned tile's own box, so turned photos are also scored at 0.3)."""
     files = photo_files(images, keep_bad)
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
@@ -113,7 +115,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             levelled.append(f"{source_name(p.name)} ({det.levelled:.0f} degrees)")
         if det.sharpened:
             sharpened.append(source_name(p.name))
-        pairs = match(gt, photo_boxes(det, img.shape))  # the reading's boxes back in the photo's own frame
+        pairs = match(gt, photo_boxes(det, img.shape), iou)  # the reading's boxes back in the photo's own frame
         codes = det.codes
         n_gt += len(gt)
         n_pred += len(det)
@@ -140,7 +142,8 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
-        "images": len(files) - len(errors), "condition": condition, "labels_cut_by_the_condition": cut,
+        "images": len(files) - len(errors), "condition": condition, "match_iou": iou,
+        "labels_cut_by_the_condition": cut,
         "photos_read_levelled": levelled, "photos_read_sharpened": sharpened,
         "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
         "tile_recall": round(n_match / max(n_gt, 1), 4), "tile_precision": round(n_match / max(n_pred, 1), 4),
@@ -184,6 +187,7 @@ def main() -> None:
     ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
     ap.add_argument("--no-level", action="store_true", help="never read a slanted photo levelled (ablation)")
     ap.add_argument("--no-deblur", action="store_true", help="never read a blurred photo sharpened (ablation)")
+    ap.add_argument("--iou", type=float, default=0.5, help="overlap that matches a box to a label")
     ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
                     help="change every photo and its labels one way (vision/conditions.py), e.g. rot45")
     args = ap.parse_args()
@@ -197,7 +201,7 @@ def main() -> None:
         reader.conf = args.conf
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
     print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit,
-                                args.labels_as_given, args.condition), indent=1))
+                                args.labels_as_given, args.condition, args.iou), indent=1))
 
 
 if __name__ == "__main__":

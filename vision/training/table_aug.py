@@ -75,6 +75,17 @@ def cast(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.nd
     return np.clip(out, 0, 255).astype(np.uint8), boxes
 
 
+def steep_turn(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+    """Turned 15-60 degrees either way in the photo's plane (a phone held well askew, a hand shot from the side),
+    the photo shrunk so that the turn keeps all of it; the corners are the photo's own edges drawn outwards."""
+    h, w = img.shape[:2]
+    deg = float(rng.uniform(15, 60)) * (1 if rng.random() < 0.5 else -1)
+    c, s = abs(np.cos(np.radians(deg))), abs(np.sin(np.radians(deg)))
+    fit = min(w / (w * c + h * s), h / (w * s + h * c)) * float(rng.uniform(1.0, 1.25))
+    m = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), deg, fit), [0, 0, 1]])
+    return homography(img, boxes, m.astype(np.float64))
+
+
 AUGMENTATIONS: dict[str, Callable] = {"perspective": perspective, "glare": glare, "shake": shake,
                                       "defocus": defocus, "low_light": low_light, "cast": cast}
 

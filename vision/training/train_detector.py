@@ -20,7 +20,7 @@ import numpy as np
 
 from .data import load_split, shared_dir
 from .synth import CropBank, compose, random_table_groups
-from .table_aug import table_conditions
+from .table_aug import steep_turn, table_conditions
 
 
 def offline_env(work: Path) -> None:
@@ -53,10 +53,12 @@ def write_example(folder: Path, name: str, img: np.ndarray, boxes: np.ndarray, c
     (folder / "labels" / f"{name}.txt").write_text(yolo_rows(boxes[keep], [classes[i] for i in keep], w, h))
 
 
-def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, real_copies: int = 0) -> Path:
+def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, real_copies: int = 0,
+                  turned_copies: int = 0) -> Path:
     """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml. ``conditions``:
     the share of composites given one or two photo conditions (``table_aug``: tilt, glare, shake, defocus, dim
-    light, colour cast); ``real_copies``: that many extra copies of random `train` photos, each with conditions."""
+    light, colour cast); ``real_copies``: that many extra copies of random `train` photos, each with conditions;
+    ``turned_copies``: that many turned 15-60 degrees in their plane, half of them with one more condition."""
     root = work / "data"
     if root.exists():
         shutil.rmtree(root)
@@ -86,9 +88,27 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
             continue
         img, boxes, _ = table_conditions(img, li.boxes.astype(np.float32), rng)
         write_example(root / "train", f"real_{i:05d}", img, boxes, [0] * len(boxes))
+    for i in range(turned_copies):
+        li = train[int(rng.integers(len(train)))]
+        img = cv2.imread(str(li.path))
+        if img is None:
+            continue
+        img, boxes = steep_turn(img, li.boxes.astype(np.float32), rng)
+        if rng.random() < 0.5:
+            img, boxes, _ = table_conditions(img, boxes, rng, most=1)
+        write_example(root / "train", f"turned_{i:05d}", img, boxes, [0] * len(boxes))
     yaml = work / "tiles.yaml"
     yaml.write_text(f"path: {root.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n  1: back\n")
     return yaml
+
+
+def norms_frozen(trainer: object) -> None:
+    """Ultralytics callback: every batch norm back in evaluation mode (the trainer sets training mode each epoch)."""
+    import torch
+
+    for m in trainer.model.modules():  # type: ignore[attr-defined]
+        if isinstance(m, torch.nn.BatchNorm2d) and m.training:
+            m.eval()
 
 
 def main() -> None:
@@ -108,9 +128,17 @@ def main() -> None:
     ap.add_argument("--lr0", type=float, default=None,
                     help="AdamW learning rate (fine-tuning a trained finder: ~3e-4); default: Ultralytics' choice")
     ap.add_argument("--warmup", type=float, default=3.0, help="warm-up epochs")
+    ap.add_argument("--warmup-bias-lr", type=float, default=None,
+                    help="the biases' learning rate at the warm-up's start (Ultralytics: 0.1, which a fine-tuning "
+                         "stage may prefer to set to --lr0)")
     ap.add_argument("--conditions", type=float, default=0.0,
                     help="share of composites given photo conditions (tilt, glare, shake, defocus, dim, cast)")
     ap.add_argument("--real-copies", type=int, default=0, help="extra copies of train photos with conditions")
+    ap.add_argument("--turned-copies", type=int, default=0,
+                    help="extra copies of train photos turned 15-60 degrees in their plane")
+    ap.add_argument("--freeze-norms", action="store_true",
+                    help="keep every batch norm as it is (evaluation mode): a stage from the rebuilt shipped finder "
+                         "then trains the folded convolutions themselves, with no norm statistics to settle")
     args = ap.parse_args()
     work = Path(args.work).resolve()
     offline_env(work)
@@ -124,12 +152,16 @@ def main() -> None:
         model = YOLO(str(run_dir / "weights" / "last.pt"))
         model.train(resume=True)
     else:
-        yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies)
+        yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies, args.turned_copies)
         print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
         model = YOLO(args.weights)
         extra: dict[str, object] = {"time": args.hours} if args.hours else {}
         if args.lr0 is not None:
             extra.update(optimizer="AdamW", lr0=args.lr0)
+        if args.warmup_bias_lr is not None:
+            extra.update(warmup_bias_lr=args.warmup_bias_lr)
+        if args.freeze_norms:
+            model.add_callback("on_train_batch_start", norms_frozen)
         model.train(data=str(yaml), epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, workers=2,
                     device="cpu", project=str(work), name=args.name, exist_ok=True, plots=False, amp=False,
                     seed=args.seed, deterministic=False, patience=100, cos_lr=True, close_mosaic=2,
