@@ -414,3 +414,24 @@ def test_a_labelled_tile_a_condition_pushes_out_of_the_photo_is_measured_as_such
 
     boxes = np.float32([[10, 10, 50, 60], [-20, 10, 20, 60], [90, 90, 130, 140]])
     assert np.allclose(within(boxes, (100, 100, 3)), [1.0, 0.5, 0.05], atol=1e-6)
+
+
+def test_a_slanted_tiles_label_turned_45_degrees_matches_its_tile_only_at_the_lower_overlap() -> None:
+    """``vision.evaluate --iou 0.3``: the label of a tile lying at 30 degrees is the box around it; turned with the
+    photo by 45 degrees it becomes the box of a box, larger than the turned tile's own box (IoU 0.4). Each tile still
+    matches only its own label, not its neighbour's."""
+    import cv2
+
+    from vision.conditions import rotate
+    from vision.evaluate import match
+
+    turn = np.radians(30)
+    r = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    half = np.array([[-16, -21], [16, -21], [16, 21], [-16, 21]], float)  # a 32 x 42 tile
+    tiles = [np.array([180, 200]) + r @ np.array([k * 34, 0]) + half @ r.T for k in (0, 1)]  # two neighbours
+    labels = np.float32([[*t.min(0), *t.max(0)] for t in tiles])
+    _, turned = rotate(45)(np.zeros((400, 400, 3), np.uint8), labels, np.random.default_rng(0))
+    m = cv2.getRotationMatrix2D((200, 200), 45, 1.0)
+    own = np.float32([[*q.min(0), *q.max(0)] for q in (np.hstack([t, np.ones((4, 1))]) @ m.T for t in tiles)])
+    assert match(turned, own) == []
+    assert sorted(match(turned, own, 0.3)) == [(0, 0), (1, 1)]

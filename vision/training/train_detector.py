@@ -139,6 +139,10 @@ def main() -> None:
     ap.add_argument("--freeze-norms", action="store_true",
                     help="keep every batch norm as it is (evaluation mode): a stage from the rebuilt shipped finder "
                          "then trains the folded convolutions themselves, with no norm statistics to settle")
+    ap.add_argument("--export-weights", default="best",
+                    help="which checkpoint of the run to export: best (Ultralytics' fitness on `valid`), last, or "
+                         "epochK (saved after epoch K+1)")
+    ap.add_argument("--export-only", action="store_true", help="export --export-weights of the run; no training")
     args = ap.parse_args()
     work = Path(args.work).resolve()
     offline_env(work)
@@ -148,7 +152,9 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     run_dir = work / args.name
-    if args.resume:
+    if args.export_only:
+        pass
+    elif args.resume:
         model = YOLO(str(run_dir / "weights" / "last.pt"))
         model.train(resume=True)
     else:
@@ -167,8 +173,7 @@ def main() -> None:
                     seed=args.seed, deterministic=False, patience=100, cos_lr=True, close_mosaic=2,
                     degrees=10.0, fliplr=0.5, flipud=0.0, mosaic=1.0, save_period=1,
                     warmup_epochs=args.warmup, **extra)
-    best = run_dir / "weights" / "best.pt"
-    model = YOLO(str(best))
+    model = YOLO(str(run_dir / "weights" / f"{args.export_weights}.pt"))
     path = model.export(format="onnx", imgsz=args.imgsz, simplify=True, opset=17, dynamic=True, nms=False)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(path, args.out)
