@@ -442,9 +442,11 @@ class TileReader:
                 found.xyxy = turn_boxes(found.xyxy, shape, -quarter)
                 found.sharpened = det.sharpened
                 return level, found, quarter, veil
-        # (no region placed: the slant came from the photo's edges, where the first pass saw too little; the larger
-        # levelled photo shows its tiles smaller still, so its first pass reads it at twice the usual size)
-        found, turns, veil, _ = self._find(level, first_size=1.0 if len(det) else EDGE_FIRST_SIZE,
+        # (no region placed: the slant came from the photo's edges, or the slanted first pass was sure of fewer than
+        # 2 boxes, its tiles too small to be sure of; the larger levelled photo shows its tiles smaller still, so
+        # its first pass reads it at twice the usual size)
+        weak = int((det.confidence >= 0.5).sum()) < 2
+        found, turns, veil, _ = self._find(level, first_size=EDGE_FIRST_SIZE if weak else 1.0,
                                            sharp=det.sharpened or sharp)
         return level, found, turns, veil
 
