@@ -68,8 +68,9 @@ def main() -> None:
                     help="the first composed hands of `vision.evaluate_hands --seed 0` (2,016 x 1,512)")
     ap.add_argument("--conditions", default="upright,blur2,motion,dim,lowres,jpeg25,glare,rot45,rot300")
     args = ap.parse_args()
-    photos = [(cv2.imread(str(li.path)), li.boxes) for li in load_split("valid")[::args.every]]
-    bank = CropBank.build(load_split("valid"), seed=0)
+    valid = load_split("valid")
+    photos = [(cv2.imread(str(li.path)), li.boxes) for li in valid[::args.every]]
+    bank = CropBank.build(valid, seed=0)
 
     def spread(ratios: list[float]) -> list[float]:
         return [round(float(v), 2) for v in np.percentile(ratios, [0, 10, 50, 90, 100])] if ratios else []

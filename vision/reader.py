@@ -104,6 +104,7 @@ TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile tur
 LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
 LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
 WEAK_FIRST_PASS = 8  # sure boxes: a first pass with fewer (and no rows) has the photo's edges measured for a slant
+ZOOM_MIN_SURE = 2  # sure boxes (0.5 or more) a zoomed pass needs to place its region and size its tiles
 EDGE_FIRST_SIZE = 2.0  # a photo levelled by its edges' slant: its first pass reads it at twice the usual size
 EDGE_SLANT_MATCH = 10.0  # degrees: rows steeper than ROW_ANGLE_MAX count when the edges' slant is this close
 EDGE_AGREEMENT = 0.15  # how well the edges must agree on a slant (a hand's tiles give 0.2-0.6)
@@ -445,7 +446,7 @@ class TileReader:
         # (no region placed: the slant came from the photo's edges, or the slanted first pass was sure of fewer than
         # 2 boxes, its tiles too small to be sure of; the larger levelled photo shows its tiles smaller still, so
         # its first pass reads it at twice the usual size)
-        weak = int((det.confidence >= 0.5).sum()) < 2
+        weak = int((det.confidence >= 0.5).sum()) < ZOOM_MIN_SURE
         found, turns, veil, _ = self._find(level, first_size=EDGE_FIRST_SIZE if weak else 1.0,
                                            sharp=det.sharpened or sharp)
         return level, found, turns, veil
@@ -479,7 +480,7 @@ class TileReader:
         nor over ``zoom_area`` times the first pass's input area); needs a detector that takes any input shape.
         """
         sure = det[det.confidence >= 0.5]
-        if len(sure) < 2 or not self.stride:
+        if len(sure) < ZOOM_MIN_SURE or not self.stride:
             return None
         h, w = small.shape[:2]
         first = self.imgsz / max(h, w)  # first pass: input pixels per ``small`` pixel

@@ -13,6 +13,7 @@ import argparse
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -81,22 +82,29 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
         if rng.random() < conditions:
             img, boxes, _ = table_conditions(img, boxes, rng)
         write_example(root / "train", f"synth_{i:05d}", img, boxes, cls)
-    for i in range(real_copies):
-        li = train[int(rng.integers(len(train)))]
-        img = cv2.imread(str(li.path))
-        if img is None:
-            continue
-        img, boxes, _ = table_conditions(img, li.boxes.astype(np.float32), rng)
-        write_example(root / "train", f"real_{i:05d}", img, boxes, [0] * len(boxes))
-    for i in range(turned_copies):
-        li = train[int(rng.integers(len(train)))]
-        img = cv2.imread(str(li.path))
-        if img is None:
-            continue
-        img, boxes = steep_turn(img, li.boxes.astype(np.float32), rng)
+    def copies(n: int, prefix: str, change: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+               ) -> None:
+        """``n`` copies of random `train` photos (all boxes ``tile``), each changed by ``change``."""
+        for i in range(n):
+            li = train[int(rng.integers(len(train)))]
+            img = cv2.imread(str(li.path))
+            if img is None:
+                continue
+            img, boxes = change(img, li.boxes.astype(np.float32))
+            write_example(root / "train", f"{prefix}_{i:05d}", img, boxes, [0] * len(boxes))
+
+    def with_conditions(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        img, boxes, _ = table_conditions(img, boxes, rng)
+        return img, boxes
+
+    def turned(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        img, boxes = steep_turn(img, boxes, rng)
         if rng.random() < 0.5:
             img, boxes, _ = table_conditions(img, boxes, rng, most=1)
-        write_example(root / "train", f"turned_{i:05d}", img, boxes, [0] * len(boxes))
+        return img, boxes
+
+    copies(real_copies, "real", with_conditions)
+    copies(turned_copies, "turned", turned)
     yaml = work / "tiles.yaml"
     yaml.write_text(f"path: {root.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n  1: back\n")
     return yaml
