@@ -27,6 +27,7 @@ from .labels import read_yolo, source_name
 from .orientation import photo_boxes
 from .photo import PhotoError, load_photo
 from .reader import MODELS_DIR, TileReader
+from .training.data import DESIGNS, design
 
 WIDEST = max(RULESETS.values(), key=lambda r: len(r.tile_kinds()))  # every face and flower some ruleset has
 
@@ -53,10 +54,12 @@ def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int,
     return pairs
 
 
-def photo_files(images: Path, keep_bad: bool = False) -> list[Path]:
+def photo_files(images: Path, keep_bad: bool = False, tile_set: str | None = None) -> list[Path]:
     """The photos of a folder, sorted by name; the mislabelled ones (classes.BAD_VALID_PHOTOS) left out unless
-    ``keep_bad``."""
+    ``keep_bad``; only those of one tile set (``vision.training.data.DESIGNS``) when ``tile_set`` is given."""
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if tile_set is not None:
+        files = [p for p in files if design(p.name) == tile_set]
     return files if keep_bad else [p for p in files if not mislabelled(p.name)]
 
 
@@ -71,12 +74,13 @@ def within(xyxy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
              limit: int | None = None, labels_as_given: bool = False, condition: str = "upright",
-             iou: float = 0.5) -> dict[str, object]:
+             iou: float = 0.5, tile_set: str | None = None) -> dict[str, object]:
     """The reader's figures on labelled photos, each changed by ``condition`` (``vision.conditions``: the labels'
     boxes follow it, as the boxes around the changed tiles; a tile it pushes out of the photo is left out).
     ``iou``: the overlap that matches a box to a label (a turn makes the box of a box: a label drawn loose around a
-    slanted tile comes out larger than the turned tile's own box, so turned photos are also scored at 0.3)."""
-    files = photo_files(images, keep_bad)
+    slanted tile comes out larger than the turned tile's own box, so turned photos are also scored at 0.3).
+    ``tile_set``: only the photos of that tile set (e.g. a set a leave-one-design-out classifier never saw)."""
+    files = photo_files(images, keep_bad, tile_set)
     files = files[:limit] if limit else files
     n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
     # per photo kind: photos, photos entirely right, labelled tiles, matched tiles, matched tiles named right
@@ -142,7 +146,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
             photos=1, right_photos=entirely, labelled=len(gt), matched=len(pairs), named=right)
     lat = np.array(latency) if latency else np.zeros(1)
     return {
-        "images": len(files) - len(errors), "condition": condition, "match_iou": iou,
+        "images": len(files) - len(errors), "tile_set": tile_set or "all", "condition": condition, "match_iou": iou,
         "labels_cut_by_the_condition": cut,
         "photos_read_levelled": levelled, "photos_read_sharpened": sharpened,
         "label_fixes_applied": fixed, "gt_tiles": n_gt, "predicted_tiles": n_pred,
@@ -188,6 +192,8 @@ def main() -> None:
     ap.add_argument("--no-level", action="store_true", help="never read a slanted photo levelled (ablation)")
     ap.add_argument("--no-deblur", action="store_true", help="never read a blurred photo sharpened (ablation)")
     ap.add_argument("--iou", type=float, default=0.5, help="overlap that matches a box to a label")
+    ap.add_argument("--tile-set", default=None, choices=[d for d, _ in DESIGNS] + ["web"],
+                    help="only the photos of this tile set (the shared photos' names tell the sets apart)")
     ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
                     help="change every photo and its labels one way (vision/conditions.py), e.g. rot45")
     args = ap.parse_args()
@@ -201,7 +207,7 @@ def main() -> None:
         reader.conf = args.conf
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
     print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit,
-                                args.labels_as_given, args.condition, args.iou), indent=1))
+                                args.labels_as_given, args.condition, args.iou, args.tile_set), indent=1))
 
 
 if __name__ == "__main__":

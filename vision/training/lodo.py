@@ -10,8 +10,11 @@ every `train` set, which never saw them either. Epochs are kept by the `valid` c
     python -m vision.training.lodo --epochs 6 --work build/lodo_full --synth-faces 6000 \
         --recipe "--stretched-copies 3 --coarse 0.3 --extra-copies P=3 --turned-copies 1 --glare 0.15 ..."
     python -m vision.training.lodo --table build/lodo build/lodo_faces     # the table of both
+    python -m vision.training.lodo --read build/lodo_full                  # each held-out set read as the reader does
 
-Needs the `train` extra (torch). A short schedule from scratch, the same for every fold: the figures compare sets
+Training needs the `train` extra (torch); ``--read`` does not: it reads each held-out set with its fold's
+classifier the way the reader uses one (a second look at unsure crops, and the whole photos read with the shipped
+finder, which saw every set). A short schedule from scratch, the same for every fold: the figures compare sets
 and recipes, they are not the shipped classifier's (which trains in six stages, every set included).
 """
 
@@ -21,7 +24,10 @@ import argparse
 import json
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 FOLDS = ("", "IMG_2023", "fb", "hand")  # "": every train set; then each set that train and valid both have
 VALID_ONLY = ("IMG_27xx", "screenshot")
@@ -71,6 +77,88 @@ def table(work: Path) -> dict[str, dict]:
     return rows
 
 
+def fold_models(work: Path, fold: str) -> Path:
+    """A models folder that reads with the fold's classifier and the shipped finder (no calibration file: the raw
+    probabilities, since no fold has data of its own to fit one on)."""
+    from ..reader import MODELS_DIR
+
+    out = work / (fold or "all") / "models"
+    out.mkdir(exist_ok=True)
+    for name, src in (("detector.onnx", MODELS_DIR / "detector.onnx"),
+                      ("classifier.onnx", work / (fold or "all") / "classifier.onnx")):
+        link = out / name
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(src.resolve())
+    return out
+
+
+def valid_crops() -> dict[str, tuple[list[np.ndarray], np.ndarray, np.ndarray]]:
+    """Per tile set: the `valid` crops (cut as the training's are), their classes, and which of them the reader
+    would also read a quarter turned (``crops.quarter_turnable`` of their photo's boxes)."""
+    from ..classes import CLASS_INDEX
+    from ..crops import quarter_turnable, tile_crop
+    from .data import labelled_tiles
+
+    crops: dict[str, list[np.ndarray]] = defaultdict(list)
+    classes: dict[str, list[int]] = defaultdict(list)
+    turnable: dict[str, list[bool]] = defaultdict(list)
+    for li, img, box, code in labelled_tiles("valid"):
+        crops[li.design].append(tile_crop(img, box)[0])
+        classes[li.design].append(CLASS_INDEX[code])
+        where = int(np.flatnonzero((li.boxes == box).all(1))[0])
+        turnable[li.design].append(bool(quarter_turnable(li.boxes)[where]))
+    return {d: (crops[d], np.array(classes[d]), np.array(turnable[d])) for d in crops}
+
+
+def read_held_out(work: Path, threads: int = 2) -> dict[str, dict]:
+    """Each held-out set read by the classifier of the fold that never saw it, as the reader uses it: its `valid`
+    crops alone (top-1) and with the reader's second look at unsure crops, and its `valid` photos read whole (class
+    accuracy of the tiles found, tiles right of all labelled, photos entirely right)."""
+    from ..classes import RF_CODES
+    from ..evaluate import evaluate
+    from ..reader import TileReader
+    from .data import rf_dir
+
+    sets = valid_crops()
+    rows = {}
+    for tile_set in HELD_OUT_SETS:
+        fold = "" if tile_set in VALID_ONLY else tile_set
+        if not (work / (fold or "all") / "done").exists() or tile_set not in sets:
+            continue
+        reader = TileReader(fold_models(work, fold), threads=threads)
+        crops, classes, turnable = sets[tile_set]
+        alone = reader._logp(crops).argmax(1)
+        looked = reader._classify_crops(crops, turnable).argmax(1)
+        photos = evaluate(rf_dir() / "valid" / "images", rf_dir() / "valid" / "labels", reader, RF_CODES,
+                          tile_set=tile_set)
+        rows[tile_set] = {"tiles": len(classes), "crops_top1": round(float((alone == classes).mean()), 4),
+                          "crops_second_look": round(float((looked == classes).mean()), 4),
+                          "photos": photos["images"], "photos_class_accuracy": photos["class_accuracy_matched"],
+                          "photos_top3": photos["class_top3_matched"], "photos_recall": photos["tile_recall"],
+                          "photos_tiles_right": photos["tiles_right_of_all_gt"],
+                          "photos_entirely_right": photos["images_entirely_right"],
+                          "top_confusions": photos["top_confusions"][:5]}
+        print(tile_set, json.dumps(rows[tile_set]), flush=True)
+    return rows
+
+
+def print_read_table(rows: dict[str, dict]) -> None:
+    """The held-out sets read as the reader reads, with the mean and worst of each column (also without the
+    squashed screenshots, which no phone makes)."""
+    cols = (("crops_top1", "crops, classifier alone"), ("crops_second_look", "crops, with the second look"),
+            ("photos_class_accuracy", "photos read whole: tiles found named right"))
+    print("\n| tile set | tiles | " + " | ".join(c for _, c in cols) + " |\n|---|---|" + "---|" * len(cols))
+    for tile_set, r in rows.items():
+        print(f"| {tile_set} | {r['tiles']} | " + " | ".join(f"{100 * r[k]:.1f}" for k, _ in cols) + " |")
+    for label, keep in (("mean / worst", lambda s: True), ("without the screenshots", lambda s: s != "screenshot")):
+        cells = []
+        for k, _ in cols:
+            vals = [r[k] for s, r in rows.items() if keep(s)]
+            cells.append(f"{100 * sum(vals) / len(vals):.1f} / {100 * min(vals):.1f}" if vals else "–")
+        print(f"| **{label}** | | " + " | ".join(cells) + " |")
+
+
 def print_tables(works: list[Path]) -> None:
     results = {str(w): table(w) for w in works}
     print(json.dumps(results, indent=1))
@@ -107,7 +195,14 @@ def main() -> None:
     ap.add_argument("--folds", default=None, metavar="F,G",
                     help=f"only these folds ({', '.join(f or 'all' for f in FOLDS)}), e.g. fb,hand")
     ap.add_argument("--table", nargs="+", default=None, metavar="WORK", help="only print the table of these runs")
+    ap.add_argument("--read", default=None, metavar="WORK",
+                    help="only read each held-out set with its fold's classifier as the reader does (no torch)")
     args = ap.parse_args()
+    if args.read:
+        rows = read_held_out(Path(args.read))
+        print(json.dumps(rows, indent=1))
+        print_read_table(rows)
+        return
     if args.table:
         print_tables([Path(w) for w in args.table])
         return
