@@ -4,7 +4,8 @@ matched tiles, images read entirely right, top confusions and latency, on any YO
 Labels use the class order of the shared Roboflow export (--names rf, default) or RULES.md codes in
 CLASSIFIER_CODES order (--names codes). Photos listed in classes.BAD_VALID_PHOTOS are skipped unless
 --keep-bad is given (their labels are known to be wrong); the single boxes of classes.VALID_LABEL_FIXES are
-scored as the face they show unless --labels-as-given is given.
+scored as the face they show unless --labels-as-given is given. --tile-set NAME reads only the photos of one
+tile set (e.g. with --models DIR holding a classifier that never saw it: vision.training.lodo --read).
 """
 
 from __future__ import annotations
