@@ -103,11 +103,13 @@ def valid_crops() -> dict[str, tuple[list[np.ndarray], np.ndarray, np.ndarray]]:
     crops: dict[str, list[np.ndarray]] = defaultdict(list)
     classes: dict[str, list[int]] = defaultdict(list)
     turnable: dict[str, list[bool]] = defaultdict(list)
+    photo, turns = None, np.zeros(0, bool)
     for li, img, box, code in labelled_tiles("valid"):
+        if li is not photo:  # (the tiles of one photo come one after another)
+            photo, turns = li, quarter_turnable(li.boxes)
         crops[li.design].append(tile_crop(img, box)[0])
         classes[li.design].append(CLASS_INDEX[code])
-        where = int(np.flatnonzero((li.boxes == box).all(1))[0])
-        turnable[li.design].append(bool(quarter_turnable(li.boxes)[where]))
+        turnable[li.design].append(bool(turns[int(np.flatnonzero((li.boxes == box).all(1))[0])]))
     return {d: (crops[d], np.array(classes[d]), np.array(turnable[d])) for d in crops}
 
 
