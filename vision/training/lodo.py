@@ -34,11 +34,15 @@ VALID_ONLY = ("IMG_27xx", "screenshot")
 HELD_OUT_SETS = tuple(f for f in FOLDS if f) + VALID_ONLY  # the table's rows: every set read held out
 
 
+def fold_dir(work: Path, fold: str) -> Path:
+    """Where a fold's classifier, log and ``done`` mark live: ``work/<set left out>``, or ``work/all``."""
+    return work / (fold or "all")
+
+
 def run_folds(work: Path, epochs: int, extra: list[str], folds: tuple[str, ...] = FOLDS) -> None:
     """Train one classifier per fold of ``folds`` (skipping folds already done) into ``work/<fold>``."""
     for fold in folds:
-        name = fold or "all"
-        out = work / name
+        out = fold_dir(work, fold)
         if (out / "done").exists():
             continue
         cmd = [sys.executable, "-m", "vision.training.train_classifier", "--epochs", str(epochs),
@@ -62,7 +66,7 @@ def kept_epoch(log_path: Path) -> dict:
 def table(work: Path) -> dict[str, dict]:
     """Per design: tiles, top-1 and top-3 when held out, and top-1 when trained on (the ``all`` fold); the
     folds not run (yet) are left out."""
-    logs = {f: work / (f or "all") / "log.json" for f in FOLDS}
+    logs = {f: fold_dir(work, f) / "log.json" for f in FOLDS}
     everything = kept_epoch(logs[""])["designs"] if logs[""].exists() else {}
     rows = {}
     for fold in HELD_OUT_SETS:
@@ -82,10 +86,10 @@ def fold_models(work: Path, fold: str) -> Path:
     probabilities, since no fold has data of its own to fit one on)."""
     from ..reader import MODELS_DIR
 
-    out = work / (fold or "all") / "models"
+    out = fold_dir(work, fold) / "models"
     out.mkdir(exist_ok=True)
     for name, src in (("detector.onnx", MODELS_DIR / "detector.onnx"),
-                      ("classifier.onnx", work / (fold or "all") / "classifier.onnx")):
+                      ("classifier.onnx", fold_dir(work, fold) / "classifier.onnx")):
         link = out / name
         if link.is_symlink() or link.exists():
             link.unlink()
@@ -126,7 +130,7 @@ def read_held_out(work: Path, threads: int = 2) -> dict[str, dict]:
     rows = {}
     for tile_set in HELD_OUT_SETS:
         fold = "" if tile_set in VALID_ONLY else tile_set
-        if not (work / (fold or "all") / "done").exists() or tile_set not in sets:
+        if not (fold_dir(work, fold) / "done").exists() or tile_set not in sets:
             continue
         reader = TileReader(fold_models(work, fold), threads=threads)
         crops, classes, turnable = sets[tile_set]
