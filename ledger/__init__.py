@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, next_dealer, settle_up
+from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, settle_up
 from .store import Ledger, default_path
 
 
@@ -19,5 +19,5 @@ def open_ledger(location: str | None = None, table: str = DEFAULT_TABLE) -> Ledg
     return Ledger(loc, table=table)
 
 
-__all__ = ["DEFAULT_TABLE", "Ledger", "LedgerBase", "LedgerError", "Record", "default_path", "next_dealer",
+__all__ = ["DEFAULT_TABLE", "Ledger", "LedgerBase", "LedgerError", "Record", "default_path",
            "open_ledger", "settle_up"]

@@ -19,15 +19,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from scoring import get_ruleset
+from scoring import get_ruleset, is_draw, next_dealer_of, score_case
 from scoring.limits import MAX_AMOUNT
 
 DEFAULT_TABLE = "main"
-
-
-def next_dealer(ruleset: str, dealer: int, winner: int | None) -> int:
-    """Who deals next, as the ruleset says (``Ruleset.next_dealer``); after a draw (no winner) per the ruleset."""
-    return get_ruleset(ruleset).next_dealer(dealer, [] if winner is None else [winner])
 
 
 def settle_up(totals: list[int]) -> list[dict[str, int]]:
@@ -166,25 +161,34 @@ class LedgerBase:
         returns the first hand's id."""
         return self.record_event("win", [case], [result], key)
 
+    def record_draw(self, case: dict[str, Any], key: str | None = None) -> int:
+        """Score a drawn-hand case (``kind: "draw"``, RULES.md D-C13) and record it with its kong money and
+        penalties; an impossible draw is refused with the engine's message."""
+        result = score_case({**case, "kind": "draw"})
+        if not result.get("valid"):
+            raise ValueError(result.get("message", "the drawn hand cannot be scored"))
+        return self.record_event("draw", [{**case, "kind": "draw"}], [result], key)
+
     def record_event(self, kind: str, cases: list[dict[str, Any]], results: list[dict[str, Any]],
                      key: str | None = None) -> int:
-        """Add a win, several wins on one discard (``multi``) or a drawn hand (``draw``: the case holds the
-        ruleset and dealer, no results); the deal passes on per the ruleset."""
+        """Add a win, several wins on one discard (``multi``) or a drawn hand (``draw``, its case and result);
+        the next dealer is the engine's (``next_dealer`` of the results), never worked out here."""
         if kind not in ("win", "multi", "draw"):
             raise ValueError(f"unknown kind of hand {kind!r}")
         if not cases:
             raise ValueError("a recorded hand needs its case")
+        if (kind == "draw") != all(is_draw(c) for c in cases) or (kind != "multi" and len(cases) != 1):
+            raise ValueError(f"a recorded {kind} needs {'one drawn-hand case' if kind == 'draw' else 'its win'}")
         net = net_of(results)
+        nxt = next_dealer_of(cases, results)
         ruleset = str(cases[0]["ruleset"])
-        rules = get_ruleset(ruleset)
+        get_ruleset(ruleset)
         with self._tx(write=True) as db:
             if key is not None:
                 row = self._q(db, "SELECT id FROM hands WHERE record_key = ?", (key,)).fetchone()
                 if row:
                     return int(row[0])
             dealer = self._dealer(db, cases[0])
-            winners = [int(c["context"]["winner"]) for c in cases if kind != "draw"]
-            nxt = rules.next_dealer(dealer, winners, cases[0]["context"].get("discarder"))
             row = self._q(db, "INSERT INTO hands (table_id, created, ruleset, case_json, result_json, net0, net1, "
                           "net2, net3, kind, record_key, dealer_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                           "RETURNING id", (self.table, time.strftime("%Y-%m-%d %H:%M:%S"), ruleset,

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, next_dealer, settle_up
+from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, settle_up
 
 SCHEMA_VERSION = 3
 
-__all__ = ["Ledger", "LedgerError", "Record", "default_path", "next_dealer", "settle_up"]
+__all__ = ["Ledger", "LedgerError", "Record", "default_path", "settle_up"]
 
 
 def default_path() -> Path:

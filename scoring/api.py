@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
-from .hand import Hand, WinContext, parse_context, parse_hand
+from .hand import DrawContext, Hand, WinContext, parse_context, parse_draw_context, parse_hand
 from .limits import check_structure, shorten
 from .result import ScoreResult
 from .rulesets import DEFAULT, RULESETS, Ruleset
@@ -25,14 +25,30 @@ def as_ruleset(rules: Ruleset | str) -> Ruleset:
 
 def case_ruleset(case: object) -> Ruleset:
     """The ruleset of a case after the checks every entry point makes: a JSON object within the size limits
-    (D-C6) with the fields ruleset, hand and context."""
+    (D-C6) with the fields ruleset, hand and context (a drawn hand, ``kind: "draw"``, has no hand)."""
     if not isinstance(case, dict):
         raise InputError(f"case: expected a JSON object, got {type(case).__name__}")
     check_structure(case)
-    for key in ("ruleset", "hand", "context"):
+    kind = case.get("kind", "win")
+    if kind not in ("win", "draw"):
+        raise InputError(f"case.kind: expected \"win\" or \"draw\", got {shorten(kind)}")
+    for key in ("ruleset", "context") if kind == "draw" else ("ruleset", "hand", "context"):
         if key not in case:
             raise InputError(f"case: missing field {key!r}")
     return get_ruleset(case["ruleset"])
+
+
+def is_draw(case: object) -> bool:
+    """Whether a case is a drawn hand (荒莊, RULES.md D-C13)."""
+    return isinstance(case, dict) and case.get("kind") == "draw"
+
+
+def parse_draw(case: object) -> tuple[Ruleset, dict[str, Any], DrawContext]:
+    """Parse and check one drawn-hand case ``{"ruleset", "kind": "draw", "options"?, "context"}``."""
+    rules = case_ruleset(case)
+    assert isinstance(case, dict)
+    opts = rules.parse_options(case.get("options"))
+    return rules, opts, parse_draw_context(case["context"], rules.field_set)
 
 
 def parse_case(case: object) -> tuple[Ruleset, dict[str, Any], Hand, WinContext]:
@@ -55,9 +71,31 @@ def score(hand: Hand, ctx: WinContext, ruleset: str = DEFAULT, options: dict[str
 
 
 def score_case(case: object) -> dict[str, Any]:
-    """Score one case dict to the RULES.md output dict; malformed input gives the invalid_input object."""
+    """Score one case dict (a win, or a drawn hand) to the RULES.md output dict; malformed input gives the
+    invalid_input object."""
     try:
+        if is_draw(case):
+            rules, opts, draw = parse_draw(case)
+            return rules.score_draw(draw, opts).to_json()
         rules, opts, hand, ctx = parse_case(case)
         return rules.score(hand, ctx, opts).to_json()
     except InputError as e:
         return {"valid": False, "error": "invalid_input", "message": str(e)}
+
+
+def next_dealer_of(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> int:
+    """Who deals after a recorded event, from the engine's results: one win or a draw gives its result's
+    ``next_dealer``; several winners on one discard are combined by the ruleset (the first winner after the
+    discarder, a dealer who wins or a 大胡 keeping the deal where the ruleset says so)."""
+    if not cases or len(cases) != len(results):
+        raise ValueError("an event needs one scored result per case")
+    for r in results:
+        if not r.get("valid") or not isinstance(r.get("next_dealer"), int):
+            raise ValueError("only a result scored by this engine (valid, with next_dealer) can be recorded")
+    if len(results) == 1:
+        return int(results[0]["next_dealer"])
+    rules = get_ruleset(cases[0].get("ruleset"))
+    ctx = cases[0]["context"]
+    winners = [int(c["context"]["winner"]) for c in cases]
+    return rules.next_dealer(int(ctx["dealer"]), winners, ctx.get("discarder"),
+                             big_hand=any(bool(r.get("dahu")) for r in results))

@@ -73,7 +73,11 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
         ctx["win_type"] = "discard"
         ctx["discarder"] = rng.choice(others)
         if rng.random() < 0.1:
-            ctx["after_kong"] = True
+            ctx["after_kong"] = True  # D-C11: the discarder's kong is the last one declared
+            kind = rng.choice(["concealed", "exposed", "added"])
+            feeder = rng.choice([s for s in range(4) if s != ctx["discarder"]])
+            ctx["kong_events"] = [{"seat": ctx["discarder"], "kind": kind,
+                                   **({} if kind == "concealed" else {"from": feeder})}]
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
     elif r < 0.52 and used[win] == 1:  # D-C2: the robbed kong shows the other three copies

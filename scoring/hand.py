@@ -207,6 +207,58 @@ def _kong_event(raw: object, where: str) -> KongEvent:
 ALL_FIELDS = frozenset({"replacement", "bloom_chain", "bloom_kong", "after_kong", "last_tile", "penalty_events",
                         "previous_winner", "fish_tiles", "other_melds"})
 
+def _kong_events(d: dict[str, Any]) -> list[KongEvent] | None:
+    """context.kong_events, or None where the field is absent."""
+    if d.get("kong_events") is None:
+        return None
+    if not isinstance(d["kong_events"], list) or len(d["kong_events"]) > 16:
+        raise InputError("context.kong_events: expected a list of at most 16 kongs (four players, four each), "
+                         f"got {shorten(d['kong_events'])}")
+    return [_kong_event(e, f"context.kong_events[{i}]") for i, e in enumerate(d["kong_events"])]
+
+
+def _penalties(d: dict[str, Any], uses: frozenset[str]) -> list[tuple[str, int]]:
+    """context.penalty_events as (kind, seat), where the ruleset reads them."""
+    penalties: list[tuple[str, int]] = []
+    raw_pen = d.get("penalty_events") if "penalty_events" in uses else None
+    if raw_pen is not None and (not isinstance(raw_pen, list) or len(raw_pen) > 64):
+        raise InputError(f"context.penalty_events: expected a list of at most 64 penalties, got {shorten(raw_pen)}")
+    for i, e in enumerate(raw_pen or []):
+        ed = _obj(e, f"context.penalty_events[{i}]")
+        kind = ed.get("kind")
+        if kind not in ("follow", "four_same"):
+            raise InputError(f"context.penalty_events[{i}].kind: expected follow or four_same, got {shorten(kind)}")
+        seat = _seat(ed.get("seat"), f"context.penalty_events[{i}].seat")
+        assert seat is not None
+        penalties.append((kind, seat))
+    return penalties
+
+
+@dataclass(slots=True)
+class DrawContext:
+    """A drawn hand (荒莊, RULES.md D-C13): the dealer, every kong declared and the penalties; no winner."""
+
+    dealer: int
+    kong_events: list[KongEvent] = field(default_factory=list)
+    penalty_events: list[tuple[str, int]] = field(default_factory=list)
+
+
+def parse_draw_context(raw: object, uses: frozenset[str] = ALL_FIELDS) -> DrawContext:
+    """Parse the context of a drawn-hand case: ``dealer``, ``kong_events`` and (where read) ``penalty_events``.
+    A kong cannot be robbed in a drawn hand: nobody won on it."""
+    d = _obj(raw, "context")
+    if "dealer" not in d:
+        raise InputError("context: missing field 'dealer'", "荒莊要指定莊家")
+    dealer = _seat(d["dealer"], "context.dealer")
+    assert dealer is not None
+    events = _kong_events(d) or []
+    for i, e in enumerate(events):
+        if e.robbed:
+            raise InputError(f"context.kong_events[{i}].robbed: in a drawn hand nobody won, so no kong was robbed",
+                             "荒莊沒有人胡，不可能搶槓")
+    return DrawContext(dealer, events, _penalties(d, uses))
+
+
 
 def _bloom_chain(d: dict[str, Any], uses: frozenset[str], winner: int) -> list[tuple[str, int | None]]:
     """The kongs behind a replacement win: ``bloom_chain`` (nanning) or ``bloom_kong`` (nanjing), whichever the
@@ -280,24 +332,8 @@ def parse_context(raw: object, uses: frozenset[str] = ALL_FIELDS) -> WinContext:
     chain = _bloom_chain(d, uses, winner)
     if replacement == "kong" and not chain:
         raise InputError("context.bloom_chain: a win on a kong replacement needs the kong (bloom_chain or bloom_kong)")
-    kong_events = None
-    if d.get("kong_events") is not None:
-        if not isinstance(d["kong_events"], list) or len(d["kong_events"]) > 16:
-            raise InputError("context.kong_events: expected a list of at most 16 kongs (four players, four each), "
-                             f"got {shorten(d['kong_events'])}")
-        kong_events = [_kong_event(e, f"context.kong_events[{i}]") for i, e in enumerate(d["kong_events"])]
-    penalties: list[tuple[str, int]] = []
-    raw_pen = d.get("penalty_events") if "penalty_events" in uses else None
-    if raw_pen is not None and (not isinstance(raw_pen, list) or len(raw_pen) > 64):
-        raise InputError(f"context.penalty_events: expected a list of at most 64 penalties, got {shorten(raw_pen)}")
-    for i, e in enumerate(raw_pen or []):
-        ed = _obj(e, f"context.penalty_events[{i}]")
-        kind = ed.get("kind")
-        if kind not in ("follow", "four_same"):
-            raise InputError(f"context.penalty_events[{i}].kind: expected follow or four_same, got {shorten(kind)}")
-        seat = _seat(ed.get("seat"), f"context.penalty_events[{i}].seat")
-        assert seat is not None
-        penalties.append((kind, seat))
+    kong_events = _kong_events(d)
+    penalties = _penalties(d, uses)
     fish = None
     if "fish_tiles" in uses and d.get("fish_tiles") is not None:
         fish = parse_tiles(d["fish_tiles"], "context.fish_tiles")

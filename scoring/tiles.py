@@ -124,3 +124,11 @@ def next_kind(t: int) -> int:
     if is_dragon(t):
         return FIRST_DRAGON + (t - FIRST_DRAGON + 1) % 3
     raise InputError(f"ghost indicator {CODES[t]} must be a playing tile")
+
+FACE_ZH = {"E": "東", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發", "P": "白",
+           "f1": "春", "f2": "夏", "f3": "秋", "f4": "冬", "f5": "梅", "f6": "蘭", "f7": "菊", "f8": "竹"}
+
+
+def face_zh(t: int) -> str:
+    """A tile's face in Chinese where it has a character (中, 春…), else its code (5m)."""
+    return FACE_ZH.get(CODES[t], CODES[t])

@@ -188,8 +188,7 @@ def record_hand(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  
         return JSONResponse(result, status_code=422)
     key = body.get("key")
     if key is not None and (not isinstance(key, str) or len(key) > 200):
-        return JSONResponse({"valid": False, "error": "invalid_input", "message": "key: a string of at most 200 "
-                             "characters"}, status_code=422)
+        return _bad_key()
     try:
         hid = led.record(body["case"], result, key=key)
     except (LedgerError, ValueError) as e:
@@ -197,16 +196,37 @@ def record_hand(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  
     return JSONResponse({"id": hid, "result": result}, status_code=201)
 
 
-@app.post("/v1/tables/{table}/draws", status_code=201, summary="Record a drawn hand (荒莊)")
+@app.post("/v1/tables/{table}/draws", status_code=201, summary="Score and record a drawn hand (荒莊) with its kongs")
 def record_draw(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  # noqa: B008
+    """Body: ``{"ruleset"?, "options"?, "dealer"?, "kong_events"?, "penalty_events"?, "key"?}`` or the draw case
+    itself under ``case``. The engine settles every kong's money (RULES.md D-C13) and keeps the dealer."""
     led = _ledger_or_error(table)
-    rs = body.get("ruleset", DEFAULT)
-    if rs not in RULESETS:
-        return JSONResponse({"valid": False, "error": "invalid_input", "message": "ruleset: unknown"}, 422)
-    dealer = body.get("dealer", led.dealer())
-    hid = led.record_event("draw", [{"ruleset": rs, "context": {"dealer": int(dealer) % 4}}], [],
-                           key=body.get("key"))
-    return JSONResponse({"id": hid, "dealer": led.dealer()}, status_code=201)
+    if isinstance(body.get("case"), dict):
+        case = dict(body["case"])
+    else:
+        ctx: dict[str, Any] = {"dealer": body.get("dealer", led.dealer())}
+        for k in ("kong_events", "penalty_events"):
+            if body.get(k) is not None:
+                ctx[k] = body[k]
+        case = {"ruleset": body.get("ruleset", DEFAULT), "options": body.get("options") or {}, "context": ctx}
+    case["kind"] = "draw"
+    result = score_case(case)
+    if not result.get("valid"):
+        return JSONResponse(result, status_code=422)
+    key = body.get("key")
+    if key is not None and (not isinstance(key, str) or len(key) > 200):
+        return _bad_key()
+    try:
+        hid = led.record_event("draw", [case], [result], key=key)
+    except (LedgerError, ValueError) as e:
+        return JSONResponse({"error": "ledger", "message": str(e)}, status_code=409)
+    return JSONResponse({"id": hid, "result": result, "dealer": led.dealer()}, status_code=201)
+
+
+def _bad_key() -> JSONResponse:
+    """The answer to a record key that is not a short string (a retry key, RULES.md aside)."""
+    return JSONResponse({"valid": False, "error": "invalid_input", "message": "key: a string of at most 200 "
+                         "characters"}, status_code=422)
 
 
 def _hand_or_404(led: LedgerBase, hand_id: int) -> dict[str, Any]:

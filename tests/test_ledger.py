@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import Ledger, LedgerError, next_dealer
+from ledger import Ledger, LedgerError
 from scoring import score_case
 
 from .helpers import case
@@ -66,11 +66,26 @@ def test_settings_are_remembered(tmp_path: Path):
     assert Ledger(tmp_path / "l.sqlite3").settings()["names"][0] == "甲"
 
 
-def test_dealer_passing():
-    assert next_dealer("nanning", 0, 2) == 2
-    assert next_dealer("nanjing", 1, 1) == 1
-    assert next_dealer("nanjing", 1, 3) == 2
-    assert next_dealer("nanjing", 1, None) == 1
+def test_dealer_passing_comes_from_the_engine(tmp_path: Path):
+    led = Ledger(tmp_path / "l.sqlite3")
+    led.record(*scored(2))
+    assert led.dealer() == 2  # nanning: the winner deals next
+    small = case("nanjing", "123m 456m 789p 11s 23s", "4s", winner=3, dealer=1, win_type="self_draw")
+    led.record(small, score_case(small))
+    assert score_case(small)["next_dealer"] == 2 and led.dealer() == 2  # a non-dealer's small hand passes it on
+    own = case("nanjing", "123m 456m 789p 11s 23s", "4s", winner=2, dealer=2, win_type="self_draw")
+    led.record(own, score_case(own))
+    assert led.dealer() == 2  # the dealer's own win keeps the deal
+    led.record_draw({"ruleset": "nanjing", "context": {"dealer": 2}})
+    assert led.dealer() == 2
+
+
+def test_a_results_next_dealer_is_required(tmp_path: Path):
+    led = Ledger(tmp_path / "l.sqlite3")
+    c, r = scored(1)
+    r = {k: v for k, v in r.items() if k != "next_dealer"}
+    with pytest.raises(ValueError, match="next_dealer"):
+        led.record(c, r)
 
 
 def test_recording_is_idempotent_and_passes_the_deal(tmp_path: Path):
@@ -113,8 +128,8 @@ def test_saving_over_a_deleted_hand_says_so(tmp_path: Path):
 def test_a_drawn_hand_and_several_winners_on_one_discard(tmp_path: Path):
     led = Ledger(tmp_path / "l.sqlite3")
     led.save_settings({"dealer": 2})
-    led.record_event("draw", [{"ruleset": "nanjing", "context": {"dealer": 2}}], [])
-    assert led.dealer() == 2 and led.totals() == [0, 0, 0, 0]  # a draw keeps the dealer
+    led.record_draw({"ruleset": "nanjing", "context": {"dealer": 2}})
+    assert led.dealer() == 2 and led.totals() == [0, 0, 0, 0]  # a draw without kongs keeps the dealer, pays nothing
     a = case("nanning", "123m 456s 23p 99m 789s", "4p", winner=1, dealer=2, win_type="discard", discarder=0)
     b = case("nanning", "123m 456p 789s 11p 46s", "5s", winner=3, dealer=2, win_type="discard", discarder=0)
     led.record_event("multi", [a, b], [score_case(a), score_case(b)])

@@ -62,7 +62,7 @@ def test_tables_are_apart(location: str) -> None:
 def test_draws_several_winners_and_settle_up(location: str) -> None:
     led = open_ledger(location)
     led.save_settings({"dealer": 2})
-    led.record_event("draw", [{"ruleset": "nanjing", "context": {"dealer": 2}}], [])
+    led.record_draw({"ruleset": "nanjing", "context": {"dealer": 2}})
     assert led.dealer() == 2
     a = case("nanning", "123m 456s 23p 99m 789s", "4p", winner=1, dealer=2, win_type="discard", discarder=0)
     b = case("nanning", "123m 456p 789s 11p 46s", "5s", winner=3, dealer=2, win_type="discard", discarder=0)

@@ -107,7 +107,8 @@ def test_added_kong_breaks_menqing():
 
 def test_dagangkaihua_main_40_and_chengbei_doubles_the_total():
     melds = [meld("kong_concealed", "5555p")]
-    kw = dict(winner=0, replacement="kong", bloom_kong={"kind": "concealed"}, kong_events=[])
+    kw = dict(winner=0, replacement="kong", bloom_kong={"kind": "concealed"},
+              kong_events=[{"seat": 0, "kind": "concealed"}])
     r = score(NJ, "345m 789m 345s 1m", "1m", melds, **kw)
     assert elements(r)["dagangkaihua"] == 40
     r = score(NJ, "345m 789m 345s 1m", "1m", melds, options=CB, **kw)

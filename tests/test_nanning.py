@@ -135,10 +135,12 @@ def test_qianggang_robbed_player_pays_9_plus_hand_types_and_no_kong_money():
 
 def test_gangshangpao_additive_and_double_mode():
     melds = [meld("pung", "111m", 1), meld("pung", "555p", 3)]
-    r = score(N, "999s EE 22m", "2m", melds, winner=0, win_type="discard", discarder=2, after_kong=True)
+    kong = [{"seat": 2, "kind": "concealed"}]  # D-C11: the discarder's kong, just declared
+    r = score(N, "999s EE 22m", "2m", melds, winner=0, win_type="discard", discarder=2, after_kong=True,
+              kong_events=kong)
     assert elements(r) == {"gangshangpao": 9, "duiduihu": 9}
     r = score(N, "999s EE 22m", "2m", melds, options={"gangchong_mode": "double"}, winner=0, win_type="discard",
-              discarder=2, after_kong=True)
+              discarder=2, after_kong=True, kong_events=kong)
     assert elements(r) == {"duiduihu": 9, "gangchong_double": 2}
     assert r["settlement"]["amount"] == 18
 

@@ -108,6 +108,21 @@ def _row(tiles: list[np.ndarray], gap_before: list[bool]) -> np.ndarray:
 SIDEWAYS_AT = {"left": 0, "opposite": 1, "right": -1}
 
 
+def row_of(tiles: list[np.ndarray], gap_before: list[bool]) -> np.ndarray:
+    """Tile pictures in one RGB row, with a gap before each group."""
+    return _row(tiles, gap_before)[..., ::-1]
+
+
+def kong_tiles(code: str, concealed: bool, sideways: int | None = None) -> list[np.ndarray]:
+    """A kong's four tiles as the hand's picture draws them: a concealed one face down at both ends, a fed one
+    with the tile at ``sideways`` turned (the feeder's side)."""
+    codes = ["back", code, code, "back"] if concealed else [code] * 4
+    out = [tile(c) for c in codes]
+    if sideways is not None:
+        out[sideways % 4] = cv2.rotate(out[sideways % 4], cv2.ROTATE_90_COUNTERCLOCKWISE)
+    return out
+
+
 def hand_picture(hand: HandState) -> np.ndarray | None:
     """The hand in table order as one RGB picture: concealed tiles, the winning tile set apart, each meld with
     its sideways tile marking the feeder (left: first, opposite: middle, right: last), then the flowers."""

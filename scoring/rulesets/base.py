@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 
 from ..divider import counts_of, is_standard_complete, is_thirteen_orphans, seven_pairs_quads, standard, waits
 from ..errors import InputError
-from ..hand import MELD_KIND, MELD_TEXT, Hand, KongEvent, Meld, WinContext
+from ..hand import MELD_KIND, MELD_TEXT, DrawContext, Hand, KongEvent, Meld, WinContext
 from ..limits import check_amount, shorten
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..text import Text
-from ..tiles import CODES, DRAGONS, FLOWERS, N_KINDS, SUITED, WINDS
+from ..tiles import CODES, DRAGONS, FLOWERS, N_KINDS, SUITED, WINDS, face_zh
 
 # ---------------------------------------------------------------- option checkers
 
@@ -264,6 +264,7 @@ class Ruleset:
 
     # the table
     winner_deals_next: ClassVar[bool] = True  # else the dealer keeps the deal on his own win and passes it on
+    big_hand_keeps_deal: ClassVar[bool] = False  # D-J17: after a 大胡 the dealer stays, whoever won
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Sets for the capabilities the engine tests per tile and per field."""
@@ -302,10 +303,12 @@ class Ruleset:
         """Every kind that exists in this ruleset's tile set: playing kinds and flowers."""
         return frozenset(self.playing_kinds) | self.flower_kinds
 
-    def next_dealer(self, dealer: int, winners: Sequence[int], discarder: int | None = None) -> int:
-        """Who deals the next hand. A drawn hand (no winner) keeps the dealer. With several winners on one
-        discard, the first after the discarder in play order counts as the winner."""
-        if not winners:
+    def next_dealer(self, dealer: int, winners: Sequence[int], discarder: int | None = None,
+                    big_hand: bool = False) -> int:
+        """Who deals the next hand. A drawn hand (no winner) keeps the dealer (D-C13), and so does a 大胡 where
+        the ruleset says so (D-J17). With several winners on one discard, the first after the discarder in play
+        order counts as the winner."""
+        if not winners or (big_hand and self.big_hand_keeps_deal):
             return dealer
         if dealer in winners and not self.winner_deals_next:
             return dealer
@@ -321,11 +324,13 @@ class Ruleset:
 
     def flower_kongs(self, flowers: Sequence[int], opts: dict[str, Any]) -> int:
         """How many 花杠 these set-aside flowers make (four of one dragon; sets the options add)."""
-        n = 0
-        for kinds in self.flower_kong_sets(opts):
-            need = 4 if len(kinds) == 1 else 1  # four of one kind, or one of each of a set
-            n += all(list(flowers).count(k) >= need for k in kinds)
-        return n
+        return len(self.complete_flower_sets(flowers, opts))
+
+    def complete_flower_sets(self, flowers: Sequence[int], opts: dict[str, Any]) -> list[frozenset[int]]:
+        """The 花杠 sets these flowers hold whole: four of one face, or one of each of a set (by option)."""
+        held = list(flowers)
+        return [kinds for kinds in self.flower_kong_sets(opts)
+                if all(held.count(k) >= (4 if len(kinds) == 1 else 1) for k in kinds)]
 
     def flower_kong_sets(self, opts: dict[str, Any]) -> tuple[frozenset[int], ...]:
         """The flower sets that make a 花杠 under these options."""
@@ -406,9 +411,10 @@ class Ruleset:
                                  f"({' '.join(CODES[k] for k in sorted(self.flower_kinds))})",
                                  f"{CODES[t]} 在{self.title.zh}不是花牌")
         self.validate_counts(hand, ctx)
-        for i, e in enumerate(ctx.kong_events or []):
-            if e.kind == "flower" and not self.flower_kong_kinds:
-                raise InputError(f"context.kong_events[{i}]: {self.name} has no flower kongs")
+        self.validate_event_kinds(ctx.kong_events or [], opts)
+        self.validate_flower_kongs(hand, ctx, opts)
+        self.validate_after_kong(ctx)
+        self.validate_bloom(hand, ctx)
         self.validate_rob_kong(hand, ctx)
         self.validate_heavenly(hand, ctx)
         self.validate_earthly(hand, ctx)
@@ -450,6 +456,79 @@ class Ruleset:
             raise InputError(f"hand: the winner holds {seen[w] - 1} other {CODES[w]}, but seat {ctx.discarder}'s "
                              f"robbed kong already shows the other three copies of {CODES[w]} (D-C2)",
                              f"被搶的槓已有另外三張 {CODES[w]}，胡牌的人不可能再有 {CODES[w]}")
+
+    def validate_event_kinds(self, events: Sequence[KongEvent], opts: dict[str, Any]) -> None:
+        """A flower kong only where the ruleset has flower kongs, and no more of them than the flowers can make;
+        at most four tile kongs per seat (a hand has four sets)."""
+        flower_sets = len(self.flower_kong_sets(opts))
+        flower_seen = 0
+        per_seat = [0, 0, 0, 0]
+        for i, e in enumerate(events):
+            if e.kind == "flower":
+                if not self.flower_kong_kinds:
+                    raise InputError(f"context.kong_events[{i}]: {self.name} has no flower kongs",
+                                     f"{self.title.zh}沒有花槓")
+                flower_seen += 1
+                if flower_seen > flower_sets:
+                    raise InputError(f"context.kong_events[{i}]: {flower_seen} flower kongs, but the flowers make "
+                                     f"at most {flower_sets} in the whole set", "花槓比整副牌的花能做的還多")
+                continue
+            per_seat[e.seat] += 1
+            if per_seat[e.seat] > 4:
+                raise InputError(f"context.kong_events[{i}]: seat {e.seat} declares a fifth kong, and a hand holds "
+                                 "at most four sets", f"座位 {e.seat} 不可能有第五個槓")
+
+    def validate_flower_kongs(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> None:
+        """D-C9: each flower kong the winner declared needs four of one flower face among his flowers (or a whole
+        set where an option makes sets kongs). Other seats' flowers are not in the case, so theirs stand."""
+        named = [i for i, e in enumerate(ctx.kong_events or []) if e.kind == "flower" and e.seat == ctx.winner]
+        have = self.flower_kongs(hand.flowers, opts)
+        if len(named) > have:
+            i = named[have]
+            shown = " ".join(CODES[t] for t in hand.flowers) or "none"
+            raise InputError(f"context.kong_events[{i}]: a flower kong (花槓) by the winner needs four of one flower "
+                             f"face among his flowers, and they make {have} (flowers: {shown}) (D-C9)",
+                             f"花槓要四張相同的花，胡牌者的花只夠 {have} 個花槓（{shown}）")
+
+    def validate_after_kong(self, ctx: WinContext) -> None:
+        """D-C11: a win after the discarder's kong (槓上炮) needs that kong as the last of kong_events."""
+        if not ctx.after_kong:
+            return
+        events = ctx.kong_events or []
+        if not events:
+            raise InputError(f"context.after_kong: the discarder (seat {ctx.discarder}) must have just declared a "
+                             "kong, and context.kong_events names none (D-C11)",
+                             "槓上炮要放炮者剛槓過，但沒有記下任何槓")
+        last = events[-1]
+        if last.seat != ctx.discarder:
+            raise InputError(f"context.after_kong: the last kong in context.kong_events is seat {last.seat}'s, not "
+                             f"the discarder's (seat {ctx.discarder}) (D-C11)",
+                             f"槓上炮要放炮者剛槓過，但最後一個槓是座位 {last.seat} 的")
+
+    def validate_bloom(self, hand: Hand, ctx: WinContext) -> None:
+        """D-C12: a win on a kong replacement needs every kong the bloom names among the winner's melds, of the
+        same kind and fed by the same seat, and (where kong_events is given) declared by the winner there."""
+        if ctx.replacement != "kong":
+            return
+        where = "context.bloom_chain" if self.uses("bloom_chain") else "context.bloom_kong"
+        melds = Counter((MELD_KIND[m.type], m.from_seat) for m in hand.melds if m.is_kong)
+        events = Counter((e.kind, e.from_seat) for e in ctx.kong_events or [] if e.seat == ctx.winner)
+        need = Counter(ctx.bloom_chain)
+        for (kind, frm), n in need.items():
+            what = {"concealed": "concealed kong", "exposed": "direct kong", "added": "added kong"}[kind]
+            if melds[(kind, frm)] < n:
+                feeders = sorted(f for k, f in melds if k == kind and f is not None)
+                if kind != "concealed" and feeders:
+                    raise InputError(f"{where}: names a {what} fed by seat {frm}, but the winner's {what} was fed "
+                                     f"by seat {' / '.join(map(str, feeders))}: the same kong cannot be charged to "
+                                     "two seats (D-C12)", "開花的槓的放槓者和副露不符：同一個槓不能算兩家的")
+                raise InputError(f"{where}: names {n} {what}(s){'' if frm is None else f' fed by seat {frm}'}, but "
+                                 f"the winner's melds hold {melds[(kind, frm)]} (D-C12)",
+                                 "槓上開花要胡牌者的副露中有這個槓")
+            if ctx.kong_events is not None and events[(kind, frm)] < n:
+                raise InputError(f"{where}: the {what}{'' if frm is None else f' fed by seat {frm}'} is not among "
+                                 f"the winner's (seat {ctx.winner}) kongs in context.kong_events (D-C12)",
+                                 "槓上開花的槓不在本局的槓記錄裡")
 
     def validate_rob_kong(self, hand: Hand, ctx: WinContext) -> None:
         """D-C1: only an added kong by the discarder can be robbed, and only one."""
@@ -573,12 +652,24 @@ class Ruleset:
         if rejected is not None:
             return rejected
         result = self.settle(best)
-        for key, pay in (("hand_payments", result.hand_payments), ("kong_payments", result.kong_payments),
-                         ("penalty_payments", result.penalty_payments)):
-            for amount in pay.amounts() if pay is not None else ():
-                check_amount(amount, key)
-        for n in result.net:
-            check_amount(n, "net")
+        implied = self.implied_kongs(hand, ctx, opts)
+        if implied:
+            result.extra["implied_events"] = [implied_json(e, kinds) for e, kinds in implied]
+        result.extra["next_dealer"] = self.next_dealer(ctx.dealer, [ctx.winner], ctx.discarder,
+                                                       big_hand=bool(best.info.get("dahu")))
+        check_amounts(result)
+        return result
+
+    def score_draw(self, ctx: DrawContext, opts: dict[str, Any]) -> ScoreResult:
+        """A drawn hand (荒莊, D-C13): no win and no fishing, only the kong money of every kong declared and the
+        penalties; the dealer keeps the deal."""
+        self.validate_event_kinds(ctx.kong_events, opts)
+        result = ScoreResult(valid=True, elements=[], settlement=None, liability=None,
+                             kong_payments=self.kong_payments(ctx.kong_events, opts),
+                             penalty_payments=self.penalty_money(ctx.penalty_events, opts))
+        result.extra_first = {"kind": "draw"}
+        result.extra["next_dealer"] = self.next_dealer(ctx.dealer, [])
+        check_amounts(result)
         return result
 
     def precheck(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> ScoreResult | None:
@@ -619,8 +710,29 @@ class Ruleset:
         return result
 
     # ------------------------------------------------------------ kong money
-    def kong_events(self, hand: Hand, ctx: WinContext) -> list[KongEvent]:
-        """context.kong_events; when absent, the winner's own kong melds (each was declared this hand)."""
+    def implied_kongs(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]
+                      ) -> list[tuple[KongEvent, frozenset[int]]]:
+        """D-C10: the flower kongs the winner's flowers show whole and kong_events does not name (the tiles are
+        the evidence): each with the set of faces that makes it."""
+        sets = self.complete_flower_sets(hand.flowers, opts)
+        named = sum(1 for e in ctx.kong_events or [] if e.kind == "flower" and e.seat == ctx.winner)
+        return [(KongEvent(ctx.winner, "flower"), kinds) for kinds in sets[named:]]
+
+    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
+        """The kong money of a won hand: every kong declared, the implied flower kongs included."""
+        return self.kong_payments(self.kong_events(hand, ctx, opts), opts)
+
+    def kong_payments(self, events: list[KongEvent], opts: dict[str, Any]) -> Payments:
+        """Kong money paid at once for these kongs (none unless the ruleset says so)."""
+        return Payments()
+
+    def penalty_money(self, penalties: list[tuple[str, int]], opts: dict[str, Any]) -> Payments | None:
+        """Penalty payments (None where the ruleset has no penalties)."""
+        return None
+
+    def kong_events(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> list[KongEvent]:
+        """context.kong_events; when absent, the winner's own kong melds (each was declared this hand); then the
+        implied flower kongs (D-C10)."""
         if ctx.kong_events is not None:
             events = list(ctx.kong_events)
         else:
@@ -632,11 +744,32 @@ class Ruleset:
                 if e.seat == ctx.discarder and e.kind == "added":
                     events[i] = KongEvent(e.seat, e.kind, e.from_seat, e.chain, True)
                     break
-        return events
+        return events + [e for e, _ in self.implied_kongs(hand, ctx, opts)]
 
-    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
-        """Kong money paid at once (none unless the ruleset says so)."""
-        return Payments()
+
+def check_amounts(result: ScoreResult) -> None:
+    """D-C6: every payment and net amount of a result fits a signed 64-bit integer."""
+    for key, pay in (("hand_payments", result.hand_payments), ("kong_payments", result.kong_payments),
+                     ("penalty_payments", result.penalty_payments)):
+        for amount in pay.amounts() if pay is not None else ():
+            check_amount(amount, key)
+    for n in result.net:
+        check_amount(n, "net")
+
+
+def implied_json(event: KongEvent, kinds: frozenset[int]) -> dict[str, Any]:
+    """An implied flower kong as the result reports it, with the line a player reads."""
+    faces = sorted(kinds)
+    if len(faces) == 1:
+        code, zh = CODES[faces[0]], face_zh(faces[0])
+        reason = Text(f"flower kong of {zh} counted: four {zh} among the flowers", f"花槓：花牌中有四張{zh}，已計")
+        tiles = [code] * 4
+    else:
+        names = "".join(face_zh(k) for k in faces)
+        reason = Text(f"flower kong of {names} counted: the whole set among the flowers",
+                      f"花槓：花牌中有整套{names}，已計")
+        tiles = [CODES[k] for k in faces]
+    return {"seat": event.seat, "kind": "flower", "tiles": tiles, "reason": reason.en, "reason_zh": reason.zh}
 
 
 def pay_kong_simple(events: list[KongEvent], exposed: int, added: int, concealed_each: int,

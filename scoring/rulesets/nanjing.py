@@ -249,6 +249,7 @@ class Nanjing(Ruleset):
     earthly_meld_types = ("kong_exposed", "kong_concealed")  # 可以杠牌; an added kong began as a pung
     earthly_no_claims_by_anyone = False
     winner_deals_next = False
+    big_hand_keeps_deal = True  # D-J17
     field_help = {"earthly": Text("ready from the deal (天聽) and won without any pung; kongs allowed",
                                   "天聽後不碰直接成牌，可以槓")}
     errors = {**ERROR_TEXT, "illegal_small_hand": Text(
@@ -467,9 +468,7 @@ class Nanjing(Ruleset):
             pay.each_pays(w, t)
         else:
             pay.add(ctx.discarder, w, t)  # type: ignore[arg-type]
-        pen = Payments()
-        for kind, seat in ctx.penalty_events:
-            pen.pays_each(seat, opts["penalty_follow"] if kind == "follow" else opts["penalty_four_same"])
+        pen = self.penalty_money(ctx.penalty_events, opts)
         result = ScoreResult(valid=True, elements=elements, settlement=settlement, liability=liability,
                              hand_payments=pay, kong_payments=self.kong_money(hand, ctx, opts), penalty_payments=pen)
         result.extra_first = {"total": t, "dahu": best.info["dahu"]}
@@ -477,13 +476,17 @@ class Nanjing(Ruleset):
             result.extra["shape"] = describe_shape(v.shape, hand)
         return result
 
-    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
-        """§3.8 kong money; without kong_events, the winner's kongs and his flower kongs (花杠) from his flowers."""
-        events = self.kong_events(hand, ctx)
-        if ctx.kong_events is None:
-            events += [KongEvent(ctx.winner, "flower")] * self.flower_kongs(hand.flowers, opts)
+    def kong_payments(self, events: list[KongEvent], opts: dict[str, Any]) -> Payments:
+        """§3.8 kong money: exposed and added kongs by their feeder, concealed and flower kongs by each."""
         exposed = opts["kong_pay_exposed"]
         return pay_kong_simple(events, exposed, exposed, opts["kong_pay_concealed"], opts["kong_pay_flower"])
+
+    def penalty_money(self, penalties: list[tuple[str, int]], opts: dict[str, Any]) -> Payments:
+        """§3.8 penalties: 跟牌 and four identical discards, each paid by the offender to each other player."""
+        pen = Payments()
+        for kind, seat in penalties:
+            pen.pays_each(seat, opts["penalty_follow"] if kind == "follow" else opts["penalty_four_same"])
+        return pen
 
 
 SOFT_ORDER = ("feng_peng", "kong_exposed", "kong_added", "kong_concealed", "feng_dui", "queyi", "yadang", "bianzhi",

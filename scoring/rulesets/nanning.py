@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
-from ..hand import Hand, WinContext
+from ..hand import Hand, KongEvent, WinContext
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..text import Text
 from ..tiles import CODES, is_suited, rank_of
@@ -476,9 +476,8 @@ class Nanning(Ruleset):
         return {"previous_winner": p, "fish_tiles": [CODES[t] for t in tiles], "targets": targets,
                 "hits": hits, "misses": misses, "unit": unit}
 
-    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
+    def kong_payments(self, events: list[KongEvent], opts: dict[str, Any]) -> Payments:
         """槓錢 (§1.4) with 連槓 chain liability: the first exposed/added kong's feeder pays the chain from there."""
-        events = self.kong_events(hand, ctx)
         pay = Payments()
         i = 0
         while i < len(events):

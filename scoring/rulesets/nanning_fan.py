@@ -13,7 +13,7 @@ from ..divider import (
     wild_thirteen_orphans,
 )
 from ..errors import InputError
-from ..hand import Hand, WinContext
+from ..hand import Hand, KongEvent, WinContext
 from ..limits import check_amount, shorten
 from ..result import Payments, ScoredElement, ScoreResult, invalid
 from ..text import Text
@@ -464,6 +464,7 @@ class NanningFan(Ruleset):
             result.extra["shape"] = result.extra.pop("shape")
         return result
 
-    def kong_money(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Payments:
+    def kong_payments(self, events: list[KongEvent], opts: dict[str, Any]) -> Payments:
+        """D-F5: the kong money of the option kong_payment (none by default)."""
         kp = opts["kong_payment"]
-        return pay_kong_simple(self.kong_events(hand, ctx), kp["exposed"], kp["added"], kp["concealed_each"])
+        return pay_kong_simple(events, kp["exposed"], kp["added"], kp["concealed_each"])

@@ -1,5 +1,6 @@
 """The table's ledger: totals, next dealer, every hand (edited ones marked, history on demand), edit with cancel,
-delete with confirmation and undo, drawn hands, exports. Other tabs' records appear within a few seconds."""
+delete with confirmation and undo, drawn hands with their kongs, exports. Other tabs' records appear within
+a few seconds."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from scoring import RULESETS
 
 from ..case import state_from_case
 from ..session import Tab, Table, label
+from . import drawn as drawn_panel
 from . import situation as situation_panel
 
 
@@ -50,17 +52,6 @@ def restore(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
     except LedgerError as e:
         tb.flash.append(("error", str(e)))
     tb.just_deleted = None
-
-
-def record_draw(tb: Tab, ledger: LedgerBase, tbl: Table) -> None:
-    """A drawn hand (荒莊): no payments; the dealer passes as the ruleset says."""
-    try:
-        ledger.record_event("draw", [{"ruleset": tbl.ruleset, "context": {"dealer": tbl.dealer}}], [],
-                            key=f"draw-{tb.entry}")
-        tb.flash.append(("success", label("draw_recorded")))
-    except (LedgerError, ValueError) as e:
-        tb.flash.append(("error", str(e)))
-    tb.new_entry()
 
 
 @st.fragment(run_every=3)
@@ -137,9 +128,9 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
                 for h in history:
                     st.write(f"v{h['version']} ({h['replaced']}): " + ", ".join(
                         f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["results"]))))
-    d1, d2, d3 = st.columns(3)
     if writable:
-        d1.button(label("record_draw"), key="record_draw", on_click=record_draw, args=(tb, ledger, tbl))
+        drawn_panel.render(tb, tbl, ledger)
+    d2, d3 = st.columns(2)
     # exported only when pressed: no extra ledger reads on every rerun
     d2.download_button(label("export_csv"), lambda: ledger.export_csv(list(names)), "mahjong-ledger.csv", "text/csv")
     d3.download_button(label("export_json"), ledger.export_json, "mahjong-ledger.json", "application/json")

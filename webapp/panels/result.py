@@ -54,6 +54,8 @@ def show(result: dict[str, Any], tbl: Table) -> None:
         rows.append({label("element"): e["zh"] if lang == "zh" else f"{e['zh']} {e['en']}", label("value"): shown,
                      label("reason"): e["reason_zh"] if lang == "zh" else e["reason"]})
     st.table(rows)
+    for e in result.get("implied_events", []):  # D-C10: a kong the tiles prove, counted without being entered
+        st.info(f"{label('implied')}: {e['reason_zh'] if lang == 'zh' else e['reason']}")
     s = result["settlement"]
     liab = result.get("liability")
     if liab:
