@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from scoring import get_ruleset, is_draw, next_dealer_of, score_case
+from scoring import InputError, event_net, get_ruleset, is_draw, next_dealer_of, score_case
 from scoring.limits import MAX_AMOUNT
 
 DEFAULT_TABLE = "main"
@@ -88,17 +88,19 @@ class Record:
                 "deleted": self.deleted, "dealer_before": self.dealer_before}
 
 
-def net_of(results: list[dict[str, Any]]) -> list[int]:
-    """The summed net of valid results; refuses invalid ones and amounts beyond 64 bits."""
-    net = [0, 0, 0, 0]
+def net_of(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> list[int]:
+    """The net of an event as the engine sums it (``scoring.event_net``: a kong paid once however many winners);
+    refuses invalid results and amounts beyond 64 bits."""
     for r in results:
         if not r.get("valid"):
             raise ValueError("only a valid, scored hand can be recorded")
         n = [int(v) for v in r["net"]]
         if len(n) != 4 or sum(n) != 0:
             raise ValueError("a hand's net must be four amounts summing to zero")
-        for i, v in enumerate(n):
-            net[i] += v
+    try:
+        net = event_net(cases, results)
+    except InputError as e:
+        raise ValueError(f"a case of this hand cannot be scored: {e}") from None
     if any(abs(v) > MAX_AMOUNT for v in net):
         raise ValueError("a hand's net must fit a signed 64-bit integer")
     return net
@@ -179,7 +181,7 @@ class LedgerBase:
             raise ValueError("a recorded hand needs its case")
         if (kind == "draw") != all(is_draw(c) for c in cases) or (kind != "multi" and len(cases) != 1):
             raise ValueError(f"a recorded {kind} needs {'one drawn-hand case' if kind == 'draw' else 'its win'}")
-        net = net_of(results)
+        net = net_of(cases, results)
         nxt = next_dealer_of(cases, results)
         ruleset = str(cases[0]["ruleset"])
         get_ruleset(ruleset)
@@ -213,7 +215,7 @@ class LedgerBase:
         self.update_event(hand_id, [case], [result])
 
     def update_event(self, hand_id: int, cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> None:
-        net = net_of(results)
+        net = net_of(cases, results)
         with self._tx(write=True) as db:
             row = self._q(db, "SELECT version, case_json, result_json, deleted FROM hands WHERE id = ? AND "
                           "table_id = ?", (hand_id, self.table)).fetchone()

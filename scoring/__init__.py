@@ -3,12 +3,12 @@
 Data flow: tile codes -> Hand / WinContext -> divider shapes -> ruleset elements -> ScoreResult with payments.
 """
 
-from .api import as_ruleset, get_ruleset, is_draw, next_dealer_of, parse_case, parse_draw, score, score_case
+from .api import as_ruleset, event_net, get_ruleset, is_draw, next_dealer_of, parse_case, parse_draw, score, score_case
 from .errors import InputError
 from .hand import Hand, Meld, WinContext, parse_context, parse_hand
 from .result import ScoreResult
 from .rulesets import DEFAULT, RULESETS, Ruleset, register
 
 __all__ = ["DEFAULT", "RULESETS", "Hand", "InputError", "Meld", "Ruleset", "ScoreResult", "WinContext",
-           "as_ruleset", "get_ruleset", "is_draw", "next_dealer_of", "parse_case", "parse_context", "parse_draw",
-           "parse_hand", "register", "score", "score_case"]
+           "as_ruleset", "event_net", "get_ruleset", "is_draw", "next_dealer_of", "parse_case", "parse_context",
+           "parse_draw", "parse_hand", "register", "score", "score_case"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
-from .hand import DrawContext, Hand, WinContext, parse_context, parse_draw_context, parse_hand
+from .hand import DrawContext, Hand, KongEvent, WinContext, parse_context, parse_draw_context, parse_hand
 from .limits import check_structure, shorten
-from .result import ScoreResult
+from .result import Payments, ScoreResult
 from .rulesets import DEFAULT, RULESETS, Ruleset
 
 
@@ -99,3 +99,43 @@ def next_dealer_of(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -
     winners = [int(c["context"]["winner"]) for c in cases]
     return rules.next_dealer(int(ctx["dealer"]), winners, ctx.get("discarder"),
                              big_hand=any(bool(r.get("dahu")) for r in results))
+
+
+def event_net(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> list[int]:
+    """The net of a recorded event. One win or a draw: its result's net. Several winners on one discard (一炮多響):
+    each win's hand payments, and the hand's kong money and penalties once, from the kongs and penalties the
+    cases name together (each case may list the hand's every kong: none is paid twice)."""
+    if len(results) != len(cases) or not results:
+        raise ValueError("an event needs one scored result per case")
+    if len(results) == 1:
+        return [int(v) for v in results[0]["net"]]
+    rules = case_ruleset(cases[0])
+    opts = rules.parse_options(cases[0].get("options"))
+    events: list[KongEvent] = []
+    penalties: list[tuple[str, int]] = []
+    for c in cases:
+        _, _, hand, ctx = parse_case(c)
+        events = union(events, rules.kong_events(hand, ctx, opts))
+        penalties = union(penalties, ctx.penalty_events)
+    pay = Payments()
+    for r in results:
+        for p in r["hand_payments"]:
+            pay.add(int(p["from"]), int(p["to"]), int(p["amount"]))
+    net = [0, 0, 0, 0]
+    for part in (pay, rules.kong_payments(events, opts), rules.penalty_money(penalties, opts)):
+        if part is not None:
+            part.apply_to(net)
+    return net
+
+
+def union(first: list[Any], second: list[Any]) -> list[Any]:
+    """The multiset union of two lists in order of first appearance: what either names, each as often as the
+    one that names it most."""
+    out = list(first)
+    left = list(first)
+    for x in second:
+        if x in left:
+            left.remove(x)
+        else:
+            out.append(x)
+    return out

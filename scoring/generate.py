@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .hand import MELD_KIND
 from .rulesets import DEFAULT, RULESETS
 from .rulesets.base import seat_of
 from .tiles import BLANK_GHOST, CODES, FLOWERS, N_KINDS, is_suited, next_kind
@@ -76,8 +77,10 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
             ctx["after_kong"] = True  # D-C11: the discarder's kong is the last one declared
             kind = rng.choice(["concealed", "exposed", "added"])
             feeder = rng.choice([s for s in range(4) if s != ctx["discarder"]])
-            ctx["kong_events"] = [{"seat": ctx["discarder"], "kind": kind,
-                                   **({} if kind == "concealed" else {"from": feeder})}]
+            own = [{"seat": winner, "kind": MELD_KIND[m["type"]], **({} if m["from"] is None else {"from": m["from"]})}
+                   for m in kongs]  # kong_events lists every kong of the hand, the winner's too
+            ctx["kong_events"] = own + [{"seat": ctx["discarder"], "kind": kind,
+                                         **({} if kind == "concealed" else {"from": feeder})}]
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
     elif r < 0.52 and used[win] == 1:  # D-C2: the robbed kong shows the other three copies
@@ -87,8 +90,7 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
         ctx["win_type"] = "self_draw"
         if kongs and "kong" in rules.replacements and rng.random() < 0.3:
             ctx["replacement"] = "kong"
-            kind = {"kong_exposed": "exposed", "kong_added": "added", "kong_concealed": "concealed"}
-            chain = [{"kind": kind[m["type"]], "from": m["from"]} for m in kongs[-rng.randint(1, len(kongs)):]]
+            chain = [{"kind": MELD_KIND[m["type"]], "from": m["from"]} for m in kongs[-rng.randint(1, len(kongs)):]]
             ctx["bloom_chain"] = chain
             ctx["bloom_kong"] = chain[-1]
         elif "flower" in rules.replacements and rng.random() < 0.15:

@@ -11,7 +11,6 @@ from typing import Any
 
 from scoring import Ruleset, as_ruleset
 from scoring.rulesets.base import MELD_KIND, relative_seat, seat_of
-from scoring.tiles import INDEX
 
 from .state import HandState, MeldState, Situation
 
@@ -63,8 +62,7 @@ def build_case(rules: Ruleset | str, options: dict[str, Any], hand: HandState, s
                 if m["from"] is not None:
                     ev["from"] = m["from"]
                 events.append(ev)
-        flowers = [INDEX[c] for c in h["flowers"] if c in INDEX]
-        events += [{"seat": w, "kind": "flower"}] * rules.flower_kongs(flowers, opts)
+        # the winner's flower kongs are not listed: the engine counts them from his flowers (D-C10) and says so
         ctx["kong_events"] = events + [dict(e) for e in sit.other_kongs]
     if sit.penalties and rules.asks("penalty_events", opts):
         ctx["penalty_events"] = [dict(p) for p in sit.penalties]

@@ -414,6 +414,7 @@ class Ruleset:
         self.validate_event_kinds(ctx.kong_events or [], opts)
         self.validate_flower_kongs(hand, ctx, opts)
         self.validate_after_kong(ctx)
+        self.validate_own_kongs(hand, ctx)
         self.validate_bloom(hand, ctx)
         self.validate_rob_kong(hand, ctx)
         self.validate_heavenly(hand, ctx)
@@ -504,6 +505,20 @@ class Ruleset:
             raise InputError(f"context.after_kong: the last kong in context.kong_events is seat {last.seat}'s, not "
                              f"the discarder's (seat {ctx.discarder}) (D-C11)",
                              f"槓上炮要放炮者剛槓過，但最後一個槓是座位 {last.seat} 的")
+
+    def validate_own_kongs(self, hand: Hand, ctx: WinContext) -> None:
+        """Every kong kong_events gives the winner is one of his kong melds, of the same kind and feeder: a kong
+        stays on the table once declared, and the same kong cannot be charged to two seats (D-C12)."""
+        melds = Counter((MELD_KIND[m.type], m.from_seat) for m in hand.melds if m.is_kong)
+        for i, e in enumerate(ctx.kong_events or []):
+            if e.seat != ctx.winner or e.kind == "flower":
+                continue
+            key = (e.kind, e.from_seat)
+            if melds[key] == 0:
+                fed = "" if e.from_seat is None else f" fed by seat {e.from_seat}"
+                raise InputError(f"context.kong_events[{i}]: the winner (seat {ctx.winner}) declared a {e.kind} "
+                                 f"kong{fed}, but his melds hold no such kong", "槓的記錄和胡牌者的副露不符")
+            melds[key] -= 1
 
     def validate_bloom(self, hand: Hand, ctx: WinContext) -> None:
         """D-C12: a win on a kong replacement needs every kong the bloom names among the winner's melds, of the

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ledger import LedgerBase, LedgerError, settle_up
-from scoring import RULESETS
+from scoring import RULESETS, event_net
 
 from ..case import state_from_case
 from ..session import Tab, Table, label
@@ -127,7 +127,7 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
             with st.expander(label("history").format(id=pick, n=len(history))):
                 for h in history:
                     st.write(f"v{h['version']} ({h['replaced']}): " + ", ".join(
-                        f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["results"]))))
+                        f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["cases"], h["results"]))))
     if writable:
         drawn_panel.render(tb, tbl, ledger)
     d2, d3 = st.columns(2)
@@ -137,9 +137,9 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
     watch(ledger, tb.seen_changes)
 
 
-def _net(results: list[dict]) -> list[int]:
-    net = [0, 0, 0, 0]
-    for r in results:
-        for i, n in enumerate(r.get("net", [0, 0, 0, 0])):
-            net[i] += n
-    return net
+def _net(cases: list[dict], results: list[dict]) -> list[int]:
+    """An earlier version's net, summed as the ledger sums it."""
+    try:
+        return event_net(cases, results)
+    except (ValueError, KeyError, TypeError):  # a version recorded by an older engine: its results' nets
+        return [sum(r.get("net", [0] * 4)[i] for r in results) for i in range(4)]
