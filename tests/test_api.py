@@ -97,6 +97,23 @@ def test_the_ledger_round_trip(api: str) -> None:
     assert httpx.get(f"{t}/hands/999999").status_code == 404
 
 
+def test_a_drawn_hand_is_settled_with_its_kongs_and_keeps_the_dealer(api: str) -> None:
+    t = api + "/v1/tables/draw-table"
+    httpx.put(t + "/settings", json={"dealer": 2})
+    body = {"ruleset": "nanning", "kong_events": [{"seat": 1, "kind": "exposed", "from": 3},
+                                                  {"seat": 0, "kind": "concealed"}], "key": "d1"}
+    r = httpx.post(t + "/draws", json=body)
+    assert r.status_code == 201, r.text
+    want = score_case({"ruleset": "nanning", "kind": "draw", "options": {},
+                       "context": {"dealer": 2, "kong_events": body["kong_events"]}})
+    assert r.json()["result"] == want and r.json()["dealer"] == 2
+    assert httpx.post(t + "/draws", json=body).json()["id"] == r.json()["id"]  # idempotent per key
+    state = httpx.get(t).json()
+    assert state["totals"] == want["net"] == [3, 0, -1, -2] and state["dealer"] == 2
+    bad = httpx.post(t + "/draws", json={"kong_events": [{"seat": 1, "kind": "added", "from": 3, "robbed": True}]})
+    assert bad.status_code == 422 and "robbed" in bad.json()["message"]
+
+
 def test_openapi_docs_are_served(api: str) -> None:
     assert httpx.get(api + "/docs").status_code == 200
     assert "/v1/read-and-score" in httpx.get(api + "/openapi.json").json()["paths"]

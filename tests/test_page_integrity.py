@@ -293,8 +293,54 @@ def test_a_drawn_hand_is_recorded_and_keeps_the_dealer(page) -> None:
     at.selectbox(key="dealer").set_value(2).run()
     at.button(key="record_draw").click().run()
     led = page.ledger()
-    assert led.hands()[0].kind == "draw" and led.dealer() == 2
+    assert led.hands()[0].kind == "draw" and led.dealer() == 2 and led.totals() == [0, 0, 0, 0]
     assert os.environ["MAHJONG_LEDGER"]
+
+
+def test_a_drawn_hand_asks_for_its_kongs_and_records_their_money(page) -> None:
+    at = page()
+    at.selectbox(key="dealer").set_value(1).run()
+    at.number_input(key="draw_n").set_value(2).run()
+    at.selectbox(key="draw0_seat").set_value(2).run()
+    at.selectbox(key="draw0_kind").set_value("exposed").run()
+    at.selectbox(key="draw0_from").set_value(0).run()
+    at.selectbox(key="draw0_tile").set_value("5m").run()
+    at.selectbox(key="draw1_seat").set_value(3).run()
+    at.selectbox(key="draw1_kind").set_value("concealed").run()
+    assert not at.exception
+    shown = " ".join(m.value for m in at.markdown)
+    assert "Kong money" in shown
+    assert any("Next dealer" in c.value for c in at.caption)
+    at.button(key="record_draw").click().run()
+    led = page.ledger()
+    rec = led.hands()[0]
+    assert rec.kind == "draw" and led.dealer() == 1
+    want = score_case({"ruleset": "nanning", "kind": "draw", "options": {}, "context": {"dealer": 1, "kong_events": [
+        {"seat": 2, "kind": "exposed", "from": 0, "tile": "5m"}, {"seat": 3, "kind": "concealed", "tile": "1m"}]}})
+    assert rec.results == [want] and led.totals() == want["net"] == [-2, -1, 0, 3]
+    assert at.number_input(key="draw_n").value == 0  # a new entry after recording
+
+
+def test_an_impossible_draw_is_said_in_the_players_language_and_not_recorded(page) -> None:
+    at = page()
+    at.selectbox(key="ruleset").set_value("nanjing").run()
+    at.number_input(key="draw_n").set_value(4).run()
+    for i in range(4):
+        at.selectbox(key=f"draw{i}_kind").set_value("flower").run()
+    assert any("not possible" in e.value for e in at.error)  # three dragons make at most three flower kongs
+    assert not [b for b in at.button if b.key == "record_draw"]
+    assert page.ledger().hands() == []
+
+
+def test_an_implied_flower_kong_is_a_line_the_player_sees(page) -> None:
+    at = page()
+    at.selectbox(key="ruleset").set_value("nanjing").run()
+    at.text_input(key="concealed_txt").input("123m 456m 789p 11s 23s").run()
+    at.text_input(key="winning_txt").input("4s").run()
+    at.text_input(key="flowers_txt").input("C C C C f1").run()
+    assert not at.exception
+    assert any("flower kong of 中 counted: four 中 among the flowers" in i.value for i in at.info), \
+        [i.value for i in at.info]
 
 
 def test_a_table_url_sets_up_the_table_and_keeps_it(page, tmp_path: Path) -> None:
