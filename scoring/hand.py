@@ -77,6 +77,7 @@ class KongEvent:
     from_seat: int | None = None
     chain: Any = None
     robbed: bool = False
+    tile: int | None = None  # the kong's face where the caller gives it (the page does): checked, not priced
 
 
 @dataclass(slots=True)
@@ -201,7 +202,8 @@ def _kong_event(raw: object, where: str) -> KongEvent:
         frm = _seat(d.get("from"), f"{where}.from")
         if frm == seat:
             raise InputError(f"{where}.from: seat {seat} cannot feed its own kong")
-    return KongEvent(seat, kind, frm, d.get("chain"), _flag(d.get("robbed"), f"{where}.robbed"))
+    tile = None if d.get("tile") is None else parse_tile(d["tile"], f"{where}.tile")
+    return KongEvent(seat, kind, frm, d.get("chain"), _flag(d.get("robbed"), f"{where}.robbed"), tile)
 
 
 ALL_FIELDS = frozenset({"replacement", "bloom_chain", "bloom_kong", "after_kong", "last_tile", "penalty_events",

@@ -355,3 +355,33 @@ def test_a_blurred_photo_at_phone_size(server: str, tmp_path: Path):
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", said)
         assert said.is_displayed()
         driver.save_screenshot(str(SHOTS / "phone_blurred_said.png"))
+
+
+def test_a_drawn_hand_with_its_kongs_at_phone_size(server: str, tmp_path: Path):
+    """A drawn hand (荒莊) at 390x844: the form asks for the kongs, draws them as tiles, shows their money and the
+    dealer kept; recording it puts the kong money in the totals. Screenshot phone_draw_kongs.png."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with shooting(tmp_path, "390,844", "failure_draw.png") as driver:
+        driver.get(server + "/?ruleset=nanning&players=Ann,Bo,Chen,Dai&dealer=1&lang=en")
+        wait = WebDriverWait(driver, 90)
+        opener = wait.until(ec.presence_of_element_located((By.XPATH, "//summary[contains(., 'Record a drawn hand')]")))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click();", opener)
+        count = wait.until(ec.element_to_be_clickable(
+            (By.XPATH, "//input[@aria-label='Kongs declared this hand (all players)']")))
+        count.send_keys(Keys.CONTROL, "a")
+        count.send_keys("2", Keys.ENTER)
+        money = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Kong money')]")))
+        picture = wait.until(ec.visibility_of_element_located(
+            (By.XPATH, "//summary[contains(., 'Record a drawn hand')]/..//img")))
+        assert picture.size["width"] > 100
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", money)
+        driver.save_screenshot(str(SHOTS / "phone_draw_kongs.png"))
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "Next dealer: Bo" in body and "Bo → Ann: 2" in body  # two concealed kongs by Ann: 1 each from each
+        button = driver.find_element(By.XPATH, "//button[contains(., 'Record this drawn hand')]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click();", button)
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Drawn hand recorded')]")))

@@ -316,7 +316,7 @@ def test_a_drawn_hand_asks_for_its_kongs_and_records_their_money(page) -> None:
     rec = led.hands()[0]
     assert rec.kind == "draw" and led.dealer() == 1
     want = score_case({"ruleset": "nanning", "kind": "draw", "options": {}, "context": {"dealer": 1, "kong_events": [
-        {"seat": 2, "kind": "exposed", "from": 0, "tile": "5m"}, {"seat": 3, "kind": "concealed", "tile": "1m"}]}})
+        {"seat": 2, "kind": "exposed", "from": 0, "tile": "5m"}, {"seat": 3, "kind": "concealed", "tile": "2m"}]}})
     assert rec.results == [want] and led.totals() == want["net"] == [-2, -1, 0, 3]
     assert at.number_input(key="draw_n").value == 0  # a new entry after recording
 

@@ -189,6 +189,15 @@ def test_an_impossible_draw_is_rejected_naming_the_field(ctx, field):
     rejected(score_case({"ruleset": N, "kind": "draw", "context": ctx}), field)
 
 
+def test_a_kongs_face_where_given_is_checked():
+    ok = [{"seat": 1, "kind": "concealed", "tile": "5m"}, {"seat": 2, "kind": "flower", "tile": "C"}]
+    assert score_case(draw(NJ, 0, ok))["valid"]
+    rejected(score_case(draw(NJ, 0, [{"seat": 1, "kind": "concealed", "tile": "5m"},
+                                     {"seat": 3, "kind": "exposed", "from": 0, "tile": "5m"}])), "kong_events[1].tile")
+    rejected(score_case(draw(NJ, 0, [{"seat": 1, "kind": "flower", "tile": "E"}])), "kong_events[0].tile")
+    rejected(score_case(draw(NJ, 0, [{"seat": 1, "kind": "concealed", "tile": "C"}])), "kong_events[0].tile")
+
+
 def test_the_cli_scores_a_draw_case():
     c = draw(N, 2, [{"seat": 0, "kind": "concealed"}])
     p = subprocess.run([sys.executable, "-m", "scoring", "-", "--compact"], input=json.dumps(c),

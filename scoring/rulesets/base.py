@@ -120,8 +120,9 @@ FIELDS: dict[str, SituationField] = {f.name: f for f in (
     SituationField("bloom_kong", Text("The kong whose replacement won", "開花的槓"),
                    Text("who fed it decides who pays", "放槓者決定誰付")),
     SituationField("after_kong", Text("Discarder had just declared a kong", "放炮者剛槓過（槓上炮）"),
-                   Text("the discarder declared a kong, drew its replacement and discarded the winning tile",
-                        "放炮者槓後補牌，再打出這張")),
+                   Text("the discarder declared a kong, drew its replacement and discarded the winning tile; "
+                        "enter his kong last among the kongs of this hand",
+                        "放炮者槓後補牌，再打出這張；請把他的槓記在本局的槓的最後")),
     SituationField("last_tile", Text("Last tile of the wall", "海底牌"),
                    Text("the winning tile is the last wall tile, or the discard of whoever drew it",
                         "胡的是最後一張牌牆牌，或摸到它的人打出的牌")),
@@ -464,7 +465,18 @@ class Ruleset:
         flower_sets = len(self.flower_kong_sets(opts))
         flower_seen = 0
         per_seat = [0, 0, 0, 0]
+        faces: set[int] = set()
         for i, e in enumerate(events):
+            if e.tile is not None:  # a face given with the kong: it must be one this kind of kong can show, once
+                flower_face = any(e.tile in kinds for kinds in self.flower_kong_sets(opts))
+                if (e.kind == "flower") != flower_face or (e.kind != "flower" and e.tile not in self.playing_set):
+                    raise InputError(f"context.kong_events[{i}].tile: a {e.kind} kong cannot be of {CODES[e.tile]} "
+                                     f"in {self.name}", f"{CODES[e.tile]} 不能做這種槓")
+                if e.tile in faces:  # four copies of a tile (one of a season) make one kong at most
+                    raise InputError(f"context.kong_events[{i}].tile: a second kong of {CODES[e.tile]}, and the set "
+                                     f"holds only one kong's worth of {CODES[e.tile]}",
+                                     f"{CODES[e.tile]} 不夠做兩個槓")
+                faces.add(e.tile)
             if e.kind == "flower":
                 if not self.flower_kong_kinds:
                     raise InputError(f"context.kong_events[{i}]: {self.name} has no flower kongs",

@@ -68,7 +68,7 @@ def kong_widgets(i: int, tbl: Table) -> dict[str, Any]:
                                           format_func=lambda s: f"{s}: {names[s]}"))
     faces = tile_choices(tbl, kind)
     if ss.get(f"draw{i}_tile") not in faces:
-        ss[f"draw{i}_tile"] = faces[0]
+        ss[f"draw{i}_tile"] = faces[i % len(faces)]  # each new kong starts on another face
     event["tile"] = row.selectbox(label("draw_kong_tile"), faces, key=f"draw{i}_tile")
     return event
 
