@@ -75,12 +75,10 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
         ctx["discarder"] = rng.choice(others)
         if rng.random() < 0.1:
             ctx["after_kong"] = True  # D-C11: the discarder's kong is the last one declared
-            kind = rng.choice(["concealed", "exposed", "added"])
-            feeder = rng.choice([s for s in range(4) if s != ctx["discarder"]])
             own = [{"seat": winner, "kind": MELD_KIND[m["type"]], **({} if m["from"] is None else {"from": m["from"]})}
                    for m in kongs]  # kong_events lists every kong of the hand, the winner's too
-            ctx["kong_events"] = own + [{"seat": ctx["discarder"], "kind": kind,
-                                         **({} if kind == "concealed" else {"from": feeder})}]
+            # no draw from rng here: the same seed gives the same hands as before (the composed evaluation sets)
+            ctx["kong_events"] = own + [{"seat": ctx["discarder"], "kind": "concealed"}]
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
     elif r < 0.52 and used[win] == 1:  # D-C2: the robbed kong shows the other three copies

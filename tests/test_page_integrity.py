@@ -332,6 +332,19 @@ def test_an_impossible_draw_is_said_in_the_players_language_and_not_recorded(pag
     assert page.ledger().hands() == []
 
 
+def test_the_page_shows_the_engines_next_dealer_and_records_it(page) -> None:
+    at = page()
+    at.selectbox(key="ruleset").set_value("nanjing").run()
+    at.selectbox(key="dealer").set_value(0).run()
+    at.selectbox(key="winner").set_value(1).run()
+    at.text_input(key="concealed_txt").input("111m 333p 555s 777m N").run()
+    at.text_input(key="winning_txt").input("N").run()
+    shown = [c.value for c in at.caption if c.value.startswith("Next dealer: ")]
+    assert shown == ["Next dealer: East"]  # 對對胡 is a 大胡: seat 1's win keeps seat 0 (East) dealing
+    at.button(key="record").click().run()
+    assert page.ledger().dealer() == 0
+
+
 def test_an_implied_flower_kong_is_a_line_the_player_sees(page) -> None:
     at = page()
     at.selectbox(key="ruleset").set_value("nanjing").run()

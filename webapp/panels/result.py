@@ -76,6 +76,8 @@ def show(result: dict[str, Any], tbl: Table) -> None:
     nets = st.container(horizontal=True)  # the four nets side by side, on a phone too
     for i in range(4):
         nets.metric(names[i], result["net"][i])
+    if "next_dealer" in result:  # the engine's: a Nanjing 大胡 keeps the deal (D-J17)
+        st.caption(f"{label('next_dealer')}: {names[result['next_dealer']]}")
 
 
 def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) -> None:
