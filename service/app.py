@@ -180,20 +180,25 @@ def list_hands(table: str, include_deleted: bool = False) -> list[dict[str, Any]
     return [r.to_json() for r in _ledger_or_error(table).hands(include_deleted)]
 
 
-@app.post("/v1/tables/{table}/hands", status_code=201, summary="Score and record a hand (idempotent per key)")
-def record_hand(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  # noqa: B008
-    led = _ledger_or_error(table)
-    result = score_case(body.get("case"))
+def _score_and_record(led: LedgerBase, kind: str, case: Any, key: Any) -> JSONResponse:
+    """Score a case with the engine and record it under the retry ``key``: 422 for a case the engine refuses or
+    a bad key, 409 where the ledger refuses, else 201 with the id, the result and the dealer the engine named."""
+    result = score_case(case)
     if not result.get("valid"):
         return JSONResponse(result, status_code=422)
-    key = body.get("key")
     if key is not None and (not isinstance(key, str) or len(key) > 200):
-        return _bad_key()
+        return JSONResponse({"valid": False, "error": "invalid_input", "message": "key: a string of at most 200 "
+                             "characters"}, status_code=422)
     try:
-        hid = led.record(body["case"], result, key=key)
+        hid = led.record_event(kind, [case], [result], key=key)
     except (LedgerError, ValueError) as e:
         return JSONResponse({"error": "ledger", "message": str(e)}, status_code=409)
-    return JSONResponse({"id": hid, "result": result}, status_code=201)
+    return JSONResponse({"id": hid, "result": result, "dealer": led.dealer()}, status_code=201)
+
+
+@app.post("/v1/tables/{table}/hands", status_code=201, summary="Score and record a hand (idempotent per key)")
+def record_hand(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  # noqa: B008
+    return _score_and_record(_ledger_or_error(table), "win", body.get("case"), body.get("key"))
 
 
 @app.post("/v1/tables/{table}/draws", status_code=201, summary="Score and record a drawn hand (荒莊) with its kongs")
@@ -210,23 +215,7 @@ def record_draw(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  
                 ctx[k] = body[k]
         case = {"ruleset": body.get("ruleset", DEFAULT), "options": body.get("options") or {}, "context": ctx}
     case["kind"] = "draw"
-    result = score_case(case)
-    if not result.get("valid"):
-        return JSONResponse(result, status_code=422)
-    key = body.get("key")
-    if key is not None and (not isinstance(key, str) or len(key) > 200):
-        return _bad_key()
-    try:
-        hid = led.record_event("draw", [case], [result], key=key)
-    except (LedgerError, ValueError) as e:
-        return JSONResponse({"error": "ledger", "message": str(e)}, status_code=409)
-    return JSONResponse({"id": hid, "result": result, "dealer": led.dealer()}, status_code=201)
-
-
-def _bad_key() -> JSONResponse:
-    """The answer to a record key that is not a short string (a retry key, RULES.md aside)."""
-    return JSONResponse({"valid": False, "error": "invalid_input", "message": "key: a string of at most 200 "
-                         "characters"}, status_code=422)
+    return _score_and_record(led, "draw", case, body.get("key"))
 
 
 def _hand_or_404(led: LedgerBase, hand_id: int) -> dict[str, Any]:

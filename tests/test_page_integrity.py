@@ -339,8 +339,15 @@ def test_the_page_shows_the_engines_next_dealer_and_records_it(page) -> None:
     at.selectbox(key="winner").set_value(1).run()
     at.text_input(key="concealed_txt").input("111m 333p 555s 777m N").run()
     at.text_input(key="winning_txt").input("N").run()
-    shown = [c.value for c in at.caption if c.value.startswith("Next dealer: ")]
-    assert shown == ["Next dealer: East"]  # 對對胡 is a 大胡: seat 1's win keeps seat 0 (East) dealing
+    def said() -> list[str]:  # the score's line first; the drawn-hand form below says the dealer stays
+        return [c.value for c in at.caption if c.value.startswith("Next dealer: ")]
+
+    assert said()[0] == "Next dealer: East"  # 對對胡 is a 大胡: seat 1's win keeps seat 0 (East) dealing
+    at.text_input(key="concealed_txt").input("123m 456m 789p 11s 23s").run()
+    at.text_input(key="winning_txt").input("4s").run()
+    assert said()[0] == "Next dealer: South"  # a small hand by seat 1 passes the deal on
+    at.text_input(key="concealed_txt").input("111m 333p 555s 777m N").run()
+    at.text_input(key="winning_txt").input("N").run()
     at.button(key="record").click().run()
     assert page.ledger().dealer() == 0
 
