@@ -212,7 +212,9 @@ def correct(det: Detections, layout: Layout, rules: Ruleset | str = DEFAULT, win
     surplus = len(hand_tiles) - (14 - 3 * n_melds)
     if winning and surplus in (1, 2):
         conf = det.tile_confidence
-        doubtful = sorted(hand_tiles, key=lambda i: conf[i])[:2 + surplus]
+        winning_tile = {i for g in layout.groups if g.kind == "winning_tile" for i in g.tiles}
+        # (never the tile set apart as the winning one: a hand without it is no hand)
+        doubtful = sorted((i for i in hand_tiles if i not in winning_tile), key=lambda i: conf[i])[:2 + surplus]
         for drop in sorted(combinations(doubtful, surplus), key=lambda d: sum(conf[i] for i in d)):
             rest = [i for i in hand_tiles if i not in drop]
             trial = codes[:]
@@ -238,8 +240,10 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
     """Best-first search over alternative readings, cheapest loss of log-probability first (changing only the
     tiles ``only`` when given)."""
 
+    grouped = [i for g in layout.groups for i in g.tiles]  # tiles out of the hand (on the table) do not count
+
     def ok(cs: list[str]) -> bool:
-        if not _counts_ok(cs):
+        if not _counts_ok([cs[i] for i in grouped]):
             return False
         return not winning or _wins([cs[i] for i in hand_tiles], n_melds, rules)
 
@@ -280,7 +284,7 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
                     _, i, alt = moves[k]
                     why = Said("makes the hand a legal win", "改了才是合法的胡牌") if winning else \
                         Said("no more than 4 of a tile", "同一種牌最多 4 張")
-                    if not _counts_ok(codes):
+                    if not _counts_ok([codes[i] for i in grouped]):
                         why = Said(f"{codes[i]} would otherwise appear too often"
                                    + ("; the change also completes the win" if winning else ""),
                                    f"否則 {codes[i]} 張數太多" + ("；這樣改也湊成了胡牌" if winning else ""))

@@ -22,6 +22,7 @@ import numpy as np
 
 from scoring import RULESETS
 from scoring.generate import random_case
+from scoring.tiles import CODES
 
 from .conditions import CONDITIONS
 from .detections import Detections
@@ -30,6 +31,7 @@ from .layout import analyse, to_hand
 from .orientation import photo_boxes
 from .pipeline import read_image
 from .reader import MODELS_DIR, TileReader
+from .scenes import SCENES
 from .training.data import load_split
 from .training.synth import CropBank, PlacedTile, compose
 
@@ -117,7 +119,11 @@ def composed_cases(bank: CropBank, n: int, seed: int, condition: str = "upright"
         if len(placed) != sum(len(g) for g in table_groups(hand, winner, random.Random(0))):
             continue  # a crop was missing for some code
         boxes = np.array([p.box for p in placed], np.float32)
-        img, boxes = CONDITIONS[condition](img, boxes, crng)
+        if condition in SCENES:  # other players' tiles around the hand (vision.scenes)
+            playing = frozenset(CODES[k] for k in RULESETS[ruleset].playing_kinds)
+            img, boxes = SCENES[condition](img, boxes, [p.code for p in placed], bank, crng, playing)
+        else:
+            img, boxes = CONDITIONS[condition](img, boxes, crng)
         placed = [dataclasses.replace(p, box=tuple(float(v) for v in b)) for p, b in zip(placed, boxes)]
         yield k, ruleset, hand, winner, img, placed
 
@@ -214,14 +220,16 @@ def main() -> None:
     ap.add_argument("--no-deblur", action="store_true", help="never read a blurred photo sharpened (ablation)")
     ap.add_argument("--condition", default="upright",
                     help="change one thing about every photo (vision/conditions.py: "
-                         f"{', '.join(CONDITIONS)}); all, or several with commas: one row each")
+                         f"{', '.join(CONDITIONS)}; other players' tiles, vision/scenes.py: {', '.join(SCENES)}); "
+                         "all, or several with commas: one row each")
     args = ap.parse_args()
     if args.save:
         os.makedirs(args.save, exist_ok=True)
-    names = list(CONDITIONS) if args.condition == "all" else args.condition.split(",")
-    unknown = [n for n in names if n not in CONDITIONS]
+    known = [*CONDITIONS, *SCENES]
+    names = known if args.condition == "all" else args.condition.split(",")
+    unknown = [n for n in names if n not in known]
     if unknown:
-        ap.error(f"unknown condition {', '.join(unknown)}; known: {', '.join(CONDITIONS)}, all")
+        ap.error(f"unknown condition {', '.join(unknown)}; known: {', '.join(known)}, all")
     reader = TileReader(args.models, threads=2, repair=not args.no_repair, oriented=not args.no_oriented,
                         deblur=not args.no_deblur)
     bank = CropBank.build(load_split("valid"), seed=args.seed)

@@ -261,6 +261,17 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     return layout
 
 
+def sub_layout(det: Detections, kept: list[int], rules: Ruleset | str = DEFAULT) -> Layout:
+    """The layout of only the tiles ``kept`` (indices into ``det``), as ``analyse`` lays out the tiles it keeps;
+    the other tiles are in no group. (The hand chooser tries such subsets.)"""
+    rules = as_ruleset(rules)
+    keep = np.array(kept, int)
+    layout = _analyse(along_rows(det)[keep], rules)
+    for g in layout.groups:
+        g.tiles = [int(keep[i]) for i in g.tiles]
+    return layout
+
+
 def _analyse(det: Detections, rules: Ruleset) -> Layout:
     """The layout of tiles that all belong to the hand."""
     layout = Layout()

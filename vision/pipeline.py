@@ -13,6 +13,7 @@ from scoring import DEFAULT, Ruleset, as_ruleset
 from scoring.tiles import INDEX
 
 from .calibration import Calibration, shipped_calibration
+from .chooser import changes, choose_hand
 from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
@@ -118,6 +119,12 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
                              "照片中找不到牌：請靠近一點、在明亮處重拍，或手動輸入"))
     layout = analyse(det, rules)
     codes, more, warn = correct(det, layout, rules, winning) if len(det) else ([], [], [])
+    if winning and len(det) and (warn or "remove" in codes):
+        # no legal win as laid out, or only by dropping tiles: other players' tiles beside the hand? The groups
+        # at the rows' ends left out make a legal win with fewer changes
+        chosen = choose_hand(det, layout, rules)
+        if chosen is not None and (warn or changes(chosen[2]) < changes(more)):
+            layout, codes, more, warn = chosen
     corrections += more
     hand = to_hand(det, layout, winner, codes) if len(det) else None
     aside: list[str] = []

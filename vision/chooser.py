@@ -1,0 +1,121 @@
+"""Choose the hand among the tiles on the table by the rules: other players' melds lie in line with the hand.
+
+At a real table another player's exposed melds lie beside the winner's, in the same row and at the same scale;
+the layout alone takes them into the hand, which then holds too many tiles to be any winning hand. Here the
+groups at the ends of the hand's rows (and whole rows apart from the longest) are left out in turn, and of the
+readings whose tile count fits and that the rule-aware correction makes a legal winning hand, the one that
+needs the fewest changes wins; ties go to the cut across the widest gaps, then to leaving out fewer tiles.
+The tiles left out are reported as on the table, with a warning that counts them.
+"""
+
+from __future__ import annotations
+
+from itertools import islice, product
+
+import numpy as np
+
+from scoring import Ruleset
+from scoring.tiles import CODES
+
+from .correction import Correction, correct
+from .detections import Detections
+from .layout import FLOWERS, Layout, along_rows, rows_of, split_groups, sub_layout
+from .said import Said
+
+MOST_PER_END = 2  # groups left out at most at each end of a row
+MOST_TRIALS = 60  # readings corrected at most (each a rule-aware search)
+MOST_ROWS_CUT = 3  # rows whose end groups are tried (the largest); the others are kept or left out whole
+MOST_CUTS = 4000  # ways of leaving groups out, at most
+
+
+def end_cuts(det: Detections, tiles: list[int]) -> list[tuple[set[int], float]]:
+    """The ways to leave out groups at the ends of the rows (or a whole row other than the longest) of these
+    tiles: each the tiles left out and the gaps the cuts run through, in tile widths (summed)."""
+    sub = along_rows(det[np.array(tiles, int)])
+    rows = [[[tiles[i] for i in g] for g in split_groups(sub, row)] for row in rows_of(sub)]
+    width = float(np.median(np.minimum(sub.sizes[:, 0], sub.sizes[:, 1]))) if len(sub) else 1.0
+    index = {t: i for i, t in enumerate(tiles)}
+    longest = max(range(len(rows)), key=lambda r: sum(map(len, rows[r]))) if rows else 0
+
+    def gap(a: list[int], b: list[int]) -> float:  # between group a and the group b to its right
+        return float(sub.xyxy[index[b[0]], 0] - sub.xyxy[index[a[-1]], 2]) / max(width, 1e-6)
+
+    per_row: list[list[tuple[set[int], float]]] = []
+    for r, groups in enumerate(rows):
+        options: list[tuple[set[int], float]] = [(set(), 0.0)]
+        for left in range(min(MOST_PER_END, len(groups) - 1) + 1):
+            for right in range(min(MOST_PER_END, len(groups) - 1 - left) + 1):
+                if left == right == 0:
+                    continue
+                out = {t for g in groups[:left] + groups[len(groups) - right:] for t in g}
+                cut = (gap(groups[left - 1], groups[left]) if left else 0.0) + \
+                    (gap(groups[-right - 1], groups[-right]) if right else 0.0)
+                options.append((out, cut))
+        if r != longest:
+            options.append(({t for g in groups for t in g}, 0.0))
+        per_row.append(options)
+    # rows past the largest few (scattered discards each make a row) are kept or left out whole
+    order = sorted(range(len(rows)), key=lambda r: -sum(map(len, rows[r])))
+    for r in order[MOST_ROWS_CUT:]:
+        per_row[r] = [per_row[r][0], per_row[r][-1]] if r != longest else per_row[r][:1]
+    cuts = []
+    for combo in islice(product(*per_row), MOST_CUTS):
+        out = set().union(*(o for o, _ in combo))
+        if out:
+            cuts.append((out, sum(c for _, c in combo)))
+    return cuts
+
+
+def changes(corrections: list[Correction]) -> int:
+    """How many tiles a correction changed (a tile dropped as a surplus counts)."""
+    return sum(1 for c in corrections if c.from_code != c.to_code)
+
+
+def fits(det: Detections, layout: Layout) -> bool:
+    """Whether a layout holds a winning hand's tile count: the concealed tiles and the winning tile are 14 less
+    three per meld (every meld, a kong too, stands for one set)."""
+    hand = sum(len(g.tiles) for g in layout.groups if g.kind in ("concealed", "winning_tile"))
+    melds = sum(1 for g in layout.groups if g.kind == "meld")
+    return melds <= 4 and hand == 14 - 3 * melds
+
+
+def choose_hand(det: Detections, layout: Layout, rules: Ruleset
+                ) -> tuple[Layout, list[str], list[Correction], list[str]] | None:
+    """The layout, codes, corrections and warnings of the best legal winning hand with end groups left out (see
+    the module's doc), or None where no such reading is found."""
+    tiles = sorted(t for g in layout.groups for t in g.tiles)
+    if len(tiles) < 15:
+        return None
+    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
+    codes = det.codes
+    ranked = []
+    for cut_out, cut in end_cuts(det, tiles):
+        out = {t for t in cut_out if codes[t] not in flower_codes}  # flowers lie aside: a cut never takes them
+        if not out:
+            continue
+        kept = [t for t in tiles if t not in out]
+        faces = sum(1 for t in kept if codes[t] not in flower_codes)
+        if not 14 <= faces <= 18:  # a winning hand holds 14 tiles and one more per kong
+            continue
+        ranked.append((len(out), -cut, out, kept))
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    best = None
+    for n_out, neg_cut, out, kept in ranked[:MOST_TRIALS]:
+        trial = sub_layout(det, kept, rules)
+        if not fits(det, trial):
+            continue
+        found, more, warn = correct(det, trial, rules, True)
+        if warn:
+            continue
+        key = (changes(more), neg_cut, n_out)
+        if best is None or key < best[0]:
+            best = (key, trial, found, more, out)
+    if best is None:
+        return None
+    _, trial, found, more, out = best
+    trial.apart = sorted(set(layout.apart) | out)
+    said = Said(f"{len(out)} tile(s) beside the hand (another player's melds or tiles) were left out of it: "
+                "without them the rest is a winning hand; tap a group to move it back",
+                f"手牌旁邊的 {len(out)} 張牌（別家的副露或牌）未算入手牌：不算它們，其餘的牌是胡牌；點一組可移回")
+    trial.warnings = [w for w in layout.warnings if "left out" in str(w)] + [said] + trial.warnings
+    return trial, found, more, []
