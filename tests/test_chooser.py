@@ -1,0 +1,102 @@
+"""The rule-aware hand chooser: other players' melds in line with the hand are left out, reported as on the table;
+and the correction never drops the winning tile to make a hand fit."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.chooser import end_cuts
+from vision.correction import correct
+from vision.evaluate_hands import normal
+from vision.layout import analyse
+from vision.pipeline import interpret
+
+from .helpers import SHARED
+from .test_vision_units import dets, row
+
+HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"]  # + 4p apart, + a 7p pung fed by the left
+
+
+def table(left: list[str] | None, right: list[str] | None) -> tuple:
+    """The hand of HAND with another player's pung beside it on the left and/or the right (a sideways tile)."""
+    boxes, codes = [], []
+    if left:
+        b, c = row(left, -200, sideways={1})
+        boxes += b
+        codes += c
+    for part in (row(HAND, 0), row(["4p"], 460), row(["7p", "7p", "7p"], 560, sideways={0})):
+        boxes += part[0]
+        codes += part[1]
+    if right:
+        b, c = row(right, 740, sideways={2})
+        boxes += b
+        codes += c
+    return dets(boxes, codes), codes
+
+
+TRUTH = {"concealed": HAND, "winning_tile": "4p", "flowers": [],
+         "melds": [{"type": "pung", "tiles": ["7p"] * 3, "from": 3}]}
+
+
+@pytest.mark.parametrize("left, right", [(["E", "E", "E"], None), (None, ["5m", "5m", "5m"]),
+                                         (["E", "E", "E"], ["8s", "8s", "8s", "8s"])])
+def test_a_neighbours_pung_on_each_side_is_left_out_and_reported(left, right):
+    det, codes = table(left, right)
+    r = interpret(det, "nanning", True, 0)
+    assert normal(r.hand) == normal(TRUTH)
+    theirs = [i for i, c in enumerate(codes) if i < (3 if left else 0) or i >= len(codes) - (len(right or []))]
+    assert sorted(r.layout.apart) == theirs  # on the table, out of every group
+    grouped = {t for g in r.layout.groups for t in g.tiles}
+    assert not grouped & set(theirs)
+    said = [w for w in r.warnings if "beside the hand" in w]
+    assert said and said[0].startswith(f"{len(theirs)} tile(s)")
+    assert r.to_json()["tiles"][theirs[0]]["group"] == -1
+
+
+def test_a_hand_that_is_legal_as_laid_out_is_left_as_it_is():
+    det, _ = table(None, None)
+    r = interpret(det, "nanning", True, 0)
+    assert normal(r.hand) == normal(TRUTH) and r.layout.apart == [] and not any("beside" in w for w in r.warnings)
+
+
+def test_the_cuts_take_whole_groups_from_the_ends_of_the_row():
+    det, codes = table(["E", "E", "E"], ["5m", "5m", "5m"])
+    n = len(codes)
+    groups = [{0, 1, 2}, set(range(3, 13)), {13}, {14, 15, 16}, {17, 18, 19}]  # as the row lies, left to right
+    assert n == 20
+    cuts = [out for out, _ in end_cuts(det, list(range(n)))]
+    ends = [set().union(*groups[:a], *groups[len(groups) - b:]) for a in range(3) for b in range(3) if a or b]
+    assert sorted(map(sorted, cuts)) == sorted(map(sorted, ends))  # at most two groups at each end, nothing else
+
+
+def test_the_correction_never_drops_the_winning_tile():
+    # one tile too many in the concealed row, and the winning tile the least sure: a tile of the row goes instead
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 500)
+    b3, c3 = row(["7p", "7p", "7p"], 600, sideways={0})
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    det.confidence[len(c1)] = 0.2  # the winning tile's box is the least sure
+    layout = analyse(det, "nanning")
+    codes, corrections, warn = correct(det, layout, "nanning", True)
+    assert not warn and codes[len(c1)] == "4p"  # the winning tile stays
+    assert [c.to_code for c in corrections].count("remove") == 1 and codes.count("remove") == 1
+
+
+@pytest.mark.skipif(not (SHARED / "data" / "chinese-mahjong-rf" / "valid").exists(), reason="shared data absent")
+def test_composed_photos_with_neighbours_melds_read_the_hand():
+    """Three hands composed from `valid` crops with other players' melds beside them (vision.scenes), read by
+    the shipped models: each hand exactly, the melds on the table."""
+    from vision.evaluate_hands import composed_cases
+    from vision.pipeline import read_image
+    from vision.reader import TileReader
+    from vision.training.data import load_split
+    from vision.training.synth import CropBank
+
+    bank = CropBank.build(load_split("valid")[:150], seed=0)
+    reader = TileReader()
+    right = 0
+    for _, ruleset, hand, winner, img, _placed in composed_cases(bank, 3, 2, "neighbours"):
+        r = read_image(img, reader, ruleset, True, winner)
+        right += normal(r.hand) == normal(hand)
+        assert r.layout.apart  # the other players' tiles are on the table, not in the hand
+    assert right == 3
