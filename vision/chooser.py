@@ -4,7 +4,8 @@ At a real table another player's exposed melds lie beside the winner's, in the s
 the layout alone takes them into the hand, which then holds too many tiles to be any winning hand. Here the
 groups at the ends of the hand's rows (and whole rows apart from the longest) are left out in turn, and of the
 readings whose tile count fits and that the rule-aware correction makes a legal winning hand, the one that
-needs the fewest changes wins; ties go to the cut across the widest gaps, then to leaving out fewer tiles.
+needs the fewest changes wins; ties go to the cuts through gaps wider than the hand's own, then to leaving out
+fewer tiles.
 The tiles left out are reported as on the table, with a warning that counts them.
 """
 
@@ -23,14 +24,18 @@ from .layout import FLOWERS, Layout, along_rows, rows_of, split_groups, sub_layo
 from .said import Said
 
 MOST_PER_END = 2  # groups left out at most at each end of a row
-MOST_TRIALS = 60  # readings corrected at most (each a rule-aware search)
+MOST_TRIALS = 30  # readings corrected at most (each a rule-aware search)
+TRIAL_BUDGET = 500  # readings each search weighs (the reading as laid out is searched with 3000)
 MOST_ROWS_CUT = 3  # rows whose end groups are tried (the largest); the others are kept or left out whole
 MOST_CUTS = 4000  # ways of leaving groups out, at most
+HAND_GAP = 0.8  # tile widths: a cut through a wider gap counts for it (another player's meld lies apart), one
+# through a narrower gap against it (the gaps between the hand's own groups)
 
 
 def end_cuts(det: Detections, tiles: list[int]) -> list[tuple[set[int], float]]:
     """The ways to leave out groups at the ends of the rows (or a whole row other than the longest) of these
-    tiles: each the tiles left out and the gaps the cuts run through, in tile widths (summed)."""
+    tiles: each the tiles left out and how far the gaps its cuts run through are wider than ``HAND_GAP``, in tile
+    widths, summed (another player's meld lies farther from the hand than the hand's groups from each other)."""
     sub = along_rows(det[np.array(tiles, int)])
     rows = [[[tiles[i] for i in g] for g in split_groups(sub, row)] for row in rows_of(sub)]
     width = float(np.median(np.minimum(sub.sizes[:, 0], sub.sizes[:, 1]))) if len(sub) else 1.0
@@ -48,8 +53,8 @@ def end_cuts(det: Detections, tiles: list[int]) -> list[tuple[set[int], float]]:
                 if left == right == 0:
                     continue
                 out = {t for g in groups[:left] + groups[len(groups) - right:] for t in g}
-                cut = (gap(groups[left - 1], groups[left]) if left else 0.0) + \
-                    (gap(groups[-right - 1], groups[-right]) if right else 0.0)
+                cut = (gap(groups[left - 1], groups[left]) - HAND_GAP if left else 0.0) + \
+                    (gap(groups[-right - 1], groups[-right]) - HAND_GAP if right else 0.0)
                 options.append((out, cut))
         if r != longest:
             options.append(({t for g in groups for t in g}, 0.0))
@@ -104,7 +109,7 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
         trial = sub_layout(det, kept, rules)
         if not fits(det, trial):
             continue
-        found, more, warn = correct(det, trial, rules, True)
+        found, more, warn = correct(det, trial, rules, True, budget=TRIAL_BUDGET)
         if warn:
             continue
         key = (changes(more), neg_cut, n_out)
