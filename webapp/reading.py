@@ -158,8 +158,9 @@ def numbered_photo(seen: PhotoSeen, reading: Reading, doubts: set[int]) -> np.nd
     if seen.clean is None:
         return seen.image
     number = tile_numbers(reading)
-    tiles = [{"box": [float(v) for v in reading.det.xyxy[i]], "doubt": i in doubts, "number": number[i]}
-             for i in range(len(reading.det))]
+    table = set(reading.layout.apart)  # tiles left out of the hand: on the table, drawn dimmed
+    tiles = [{"box": [float(v) for v in reading.det.xyxy[i]], "doubt": i in doubts, "number": number[i],
+              "on_table": i in table} for i in range(len(reading.det))]
     # (``clean`` is RGB, downsized from the photo as read; ``annotate`` draws on BGR and gives RGB back)
     box_scale = seen.width / max(seen.clean.shape[1], 1)
     drawn = annotate(np.ascontiguousarray(seen.clean[..., ::-1]), tiles, box_scale=box_scale)
