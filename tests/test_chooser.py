@@ -103,14 +103,14 @@ def test_composed_photos_with_neighbours_melds_read_the_hand():
     assert right == 3
 
 
-def test_tiles_on_the_table_are_drawn_dimmed_without_a_number():
+def test_tiles_on_the_table_are_drawn_dimmed_in_grey():
     from webapp.draw import ON_TABLE, annotate
 
     img = np.zeros((100, 200, 3), np.uint8)
     img[:] = (20, 200, 20)
     out = annotate(img, [{"box": [10, 10, 60, 80], "number": 1}, {"box": [120, 10, 170, 80], "on_table": True}])
     bgr = out[..., ::-1]
-    assert tuple(int(v) for v in bgr[10, 140]) == ON_TABLE  # the grey box
+    assert tuple(int(v) for v in bgr[11, 165]) == ON_TABLE  # the grey box
     inside = bgr[45, 145].astype(int)
     assert abs(inside[0] - inside[1]) < 180 / 2  # the green table under it greyed: half its colour or less
     assert tuple(int(v) for v in bgr[45, 40]) == (20, 200, 20)  # a tile of the hand as it is

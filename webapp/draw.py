@@ -1,5 +1,5 @@
 """The photo with numbered boxes: red for the reader's calibrated doubts, green for the rest, and the tiles left
-out of the hand (other players' tiles on the table) dimmed under a grey box."""
+out of the hand (other players' tiles on the table) dimmed, in grey."""
 
 from __future__ import annotations
 
@@ -28,11 +28,10 @@ def annotate(img: np.ndarray, tiles: list[dict[str, Any]], max_side: int = 1600,
     for i, tile in enumerate(tiles):
         x1, y1, x2, y2 = (int(round(v * s / box_scale)) for v in tile["box"])
         c = colour(bool(tile.get("doubt")))
-        if tile.get("on_table"):  # not in the hand: dimmed, a grey box, no number
+        if tile.get("on_table"):  # not in the hand: dimmed, with a grey box and number (the tap list's)
             part = out[max(0, y1):y2, max(0, x1):x2]
             part[:] = (0.45 * part + 0.55 * 128).astype(out.dtype)
-            cv2.rectangle(out, (x1, y1), (x2, y2), ON_TABLE, max(1, thick // 2))
-            continue
+            c = ON_TABLE
         cv2.rectangle(out, (x1, y1), (x2, y2), c, thick)
         label = str(tile.get("number", i))
         scale = max(0.5, (x2 - x1) / 60)
