@@ -122,5 +122,6 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
     said = Said(f"{len(out)} tile(s) beside the hand (another player's melds or tiles) were left out of it: "
                 "without them the rest is a winning hand; tap a group to move it back",
                 f"手牌旁邊的 {len(out)} 張牌（別家的副露或牌）未算入手牌：不算它們，其餘的牌是胡牌；點一組可移回")
-    trial.warnings = [w for w in layout.warnings if "left out" in str(w)] + [said] + trial.warnings
+    trial.apart_warnings = layout.apart_warnings + [said]
+    trial.warnings = trial.apart_warnings + trial.warnings
     return trial, found, more, []

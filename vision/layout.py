@@ -50,6 +50,7 @@ class Layout:
     groups: list[Group] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     apart: list[int] = field(default_factory=list)  # tiles left out of the hand (see ``apart_by_size``)
+    apart_warnings: list[str] = field(default_factory=list)  # why they were (first among ``warnings`` too)
 
     def group_of(self, n: int) -> list[int]:
         """Group index of each of n tiles (-1 for none)."""
@@ -250,14 +251,15 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]
     layout.apart = apart
-    if away:
-        layout.warnings.insert(0, Said(f"{len(away)} tile(s) lie away from the hand (discards, a wall or another "
-                                       "player's tiles) and were left out of it",
-                                       f"{len(away)} 張牌不在手牌的行裡（棄牌、牌牆或別家的牌），未算入手牌"))
     if by_size:
-        layout.warnings.insert(0, Said(f"{len(by_size)} tile(s) much larger or smaller than the others (another "
-                                       "part of the table?) left out of the hand",
-                                       f"{len(by_size)} 張牌比其他牌大或小得多（桌上別處的牌？），未算入手牌"))
+        layout.apart_warnings.append(Said(f"{len(by_size)} tile(s) much larger or smaller than the others (another "
+                                          "part of the table?) left out of the hand",
+                                          f"{len(by_size)} 張牌比其他牌大或小得多（桌上別處的牌？），未算入手牌"))
+    if away:
+        layout.apart_warnings.append(Said(f"{len(away)} tile(s) lie away from the hand (discards, a wall or another "
+                                          "player's tiles) and were left out of it",
+                                          f"{len(away)} 張牌不在手牌的行裡（棄牌、牌牆或別家的牌），未算入手牌"))
+    layout.warnings[:0] = layout.apart_warnings
     return layout
 
 
