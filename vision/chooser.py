@@ -76,7 +76,7 @@ def changes(corrections: list[Correction]) -> int:
     return sum(1 for c in corrections if c.from_code != c.to_code)
 
 
-def fits(det: Detections, layout: Layout) -> bool:
+def fits(layout: Layout) -> bool:
     """Whether a layout holds a winning hand's tile count: the concealed tiles and the winning tile are 14 less
     three per meld (every meld, a kong too, stands for one set)."""
     hand = sum(len(g.tiles) for g in layout.groups if g.kind in ("concealed", "winning_tile"))
@@ -107,7 +107,7 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
     best = None
     for n_out, neg_cut, out, kept in ranked[:MOST_TRIALS]:
         trial = sub_layout(det, kept, rules)
-        if not fits(det, trial):
+        if not fits(trial):
             continue
         found, more, warn = correct(det, trial, rules, True, budget=TRIAL_BUDGET)
         if warn:
@@ -120,8 +120,9 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
     _, trial, found, more, out = best
     trial.apart = sorted(set(layout.apart) | out)
     said = Said(f"{len(out)} tile(s) beside the hand (another player's melds or tiles) were left out of it: "
-                "without them the rest is a winning hand; tap a group to move it back",
-                f"手牌旁邊的 {len(out)} 張牌（別家的副露或牌）未算入手牌：不算它們，其餘的牌是胡牌；點一組可移回")
+                "without them the rest is a winning hand; if one of them is yours, add it to the hand below",
+                f"手牌旁邊的 {len(out)} 張牌（別家的副露或牌）未算入手牌：不算它們，其餘的牌是胡牌；"
+                "如果其中有你的牌，請在下面加入手牌")
     trial.apart_warnings = layout.apart_warnings + [said]
     trial.warnings = trial.apart_warnings + trial.warnings
     return trial, found, more, []
