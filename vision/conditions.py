@@ -57,6 +57,35 @@ def tilt(degrees: float) -> Callable:
     return apply
 
 
+def pitch(degrees: float, fov: float = 69.0) -> Callable:
+    """A pinhole camera with ``fov`` degrees across the photo's width, pitched by ``degrees`` about the hand's
+    centre toward the near side (the bottom of the photo), then scaled so that the hand keeps its width: the
+    far tiles smaller and squat, the rows converging (issue 39's tilted condition, stated exactly)."""
+    def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+        h, w = img.shape[:2]
+        f = (w / 2) / np.tan(np.radians(fov / 2))  # pixels; the camera straight above sits f away
+        hx, hy = (float(boxes[:, 0].min() + boxes[:, 2].max()) / 2, float(boxes[:, 1].min() + boxes[:, 3].max()) / 2) \
+            if len(boxes) else (w / 2, h / 2)
+        t = np.radians(degrees)
+        centre = np.array([0.0, f * np.sin(t), -f * np.cos(t)])  # the camera, moved toward the near side
+        rot = np.array([[1.0, 0.0, 0.0], [0.0, np.cos(t), np.sin(t)], [0.0, -np.sin(t), np.cos(t)]])
+
+        def view(pts: np.ndarray) -> np.ndarray:  # photo pixels (the table seen from above) -> tilted photo
+            world = np.stack([pts[:, 0] - hx, pts[:, 1] - hy, np.zeros(len(pts))], 1)
+            cam = (world - centre) @ rot.T
+            return np.stack([f * cam[:, 0] / cam[:, 2] + hx, f * cam[:, 1] / cam[:, 2] + hy], 1)
+
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        m = cv2.getPerspectiveTransform(src, view(src.astype(np.float64)).astype(np.float32))
+        if len(boxes):  # scaled about the hand's centre so that the hand keeps its width
+            seen = _bbox(cv2.perspectiveTransform(_corners(boxes).reshape(-1, 1, 2).astype(np.float32), m)
+                         .reshape(-1, 4, 2))
+            k = float(boxes[:, 2].max() - boxes[:, 0].min()) / max(float(seen[:, 2].max() - seen[:, 0].min()), 1.0)
+            m = np.array([[k, 0, hx * (1 - k)], [0, k, hy * (1 - k)], [0, 0, 1]]) @ m
+        return homography(img, boxes, m)
+    return apply
+
+
 def rotate(degrees: float) -> Callable:
     """Turned in the picture's plane by a few degrees."""
     def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
@@ -190,7 +219,8 @@ def clutter(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np
 CONDITIONS: dict[str, Callable] = {
     "upright": lambda img, boxes, rng: (img, boxes),
     "rot90": quarter(1), "rot180": quarter(2), "rot270": quarter(3),
-    "tilt30": tilt(30), "tilt45": tilt(45), "rot10": rotate(10), "rot20": rotate(20),
+    "tilt30": tilt(30), "tilt45": tilt(45), "pitch30": pitch(30), "pitch45": pitch(45),
+    "rot10": rotate(10), "rot20": rotate(20),
     "rot30": rotate(30), "rot45": rotate_roomy(45), "rot60": rotate_roomy(60), "rot300": rotate_roomy(-60),
     "blur2": blur, "motion": motion, "dim": dim, "warm": warm, "glare": glare,
     "lowres": scaled(megapixels=0.3), "jpeg25": jpeg(25), "upscale12mp": scaled(megapixels=12),
