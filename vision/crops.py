@@ -57,12 +57,23 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, bool), np.zeros(0, bool)
     aspect = aspects(xyxy)
     med = float(np.median(aspect))
-    if med <= 1.0:
+    if med <= 1.0 or squat(aspect):
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
         # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least
         side = aspect > max(1.0, 1.3 * med)
         return side, side
     return aspect > 1.0, aspect < med / 1.3
+
+
+SQUAT = 1.2  # the widest median box of upright tiles seen from a phone pitched steeply (about 45 degrees)
+
+
+def squat(aspect: np.ndarray) -> bool:
+    """Whether boxes just landscape as a rule (median width over height 1.0-1.2) are upright tiles foreshortened
+    by a steep pitch, not a photo turned by a quarter (1.3 and more): some boxes are then far wider still, the
+    tiles lying sideways in the melds (1.3 times the median or more), and none is clearly portrait."""
+    med = float(np.median(aspect)) if len(aspect) else 0.0
+    return 1.0 < med <= SQUAT and bool((aspect > 1.3 * med).any()) and not bool((aspect < med / 1.3).any())
 
 
 def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:

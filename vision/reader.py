@@ -21,6 +21,7 @@ from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import (
     ROW_ANGLE_MAX,
     ROW_ANGLE_MIN,
+    SQUAT,
     crops_to_batch,
     level_rotation,
     levelled,
@@ -259,6 +260,19 @@ def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> 
     return slant if abs(slant) >= slant_from else 0.0
 
 
+def side_by_side(det: Detections, sure: float = 0.5) -> bool:
+    """Whether the sure boxes' nearest neighbours lie beside them rather than above or below, as a rule: tiles in
+    rows across the photo (a hand as shot), where a photo turned by a quarter has them in columns."""
+    xyxy = det.xyxy[det.confidence >= sure]
+    if len(xyxy) < 4:
+        return False
+    c = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
+    d = np.linalg.norm(c[:, None] - c[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    near = c[d.argmin(1)] - c
+    return float(np.mean(np.abs(near[:, 0]) > np.abs(near[:, 1]))) > 0.5
+
+
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
     """Sum of the finder scores of the boxes it is fairly sure of: compares readings of one photo."""
     c = det.confidence
@@ -377,7 +391,10 @@ class TileReader:
             small, best = (sharp_small, again) if sharp else (small, best)
         k, zoomed = 0, None
         unsure = self._unsure(best)
-        if self.photo_turn and landscape(best, most=TURNED_TILE):
+        # boxes just landscape (up to SQUAT) whose neighbours lie side by side across the photo are upright tiles
+        # seen from a phone pitched steeply, not a photo turned by a quarter (its tiles lie one above the other)
+        pitched = not landscape(best, most=TURNED_TILE, least=SQUAT) and side_by_side(best)
+        if self.photo_turn and landscape(best, most=TURNED_TILE) and not pitched:
             # tiles landscape as a rule, as real tiles are when turned: a photo turned by a quarter (a photo the
             # export stretched has far wider boxes). Its rows run up the picture, where the finder, the zoomed pass
             # and the row repair expect them across: read it turned (which way does not matter)
