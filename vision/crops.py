@@ -57,7 +57,7 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, bool), np.zeros(0, bool)
     aspect = aspects(xyxy)
     med = float(np.median(aspect))
-    if med <= 1.0 or squat(aspect):
+    if med <= 1.0 or squat(xyxy):
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
         # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least
         side = aspect > max(1.0, 1.3 * med)
@@ -68,12 +68,28 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SQUAT = 1.2  # the widest median box of upright tiles seen from a phone pitched steeply (about 45 degrees)
 
 
-def squat(aspect: np.ndarray) -> bool:
+def squat(xyxy: np.ndarray) -> bool:
     """Whether boxes just landscape as a rule (median width over height 1.0-1.2) are upright tiles foreshortened
-    by a steep pitch, not a photo turned by a quarter (1.3 and more): some boxes are then far wider still, the
-    tiles lying sideways in the melds (1.3 times the median or more), and none is clearly portrait."""
+    by a steep pitch, not a photo turned by a quarter (1.3 and more) nor loose tiles lying every which way: they
+    lie side by side in rows, some are far wider still (the melds' sideways tiles, 1.3 times the median or more),
+    and none is clearly portrait."""
+    aspect = aspects(xyxy)
     med = float(np.median(aspect)) if len(aspect) else 0.0
-    return 1.0 < med <= SQUAT and bool((aspect > 1.3 * med).any()) and not bool((aspect < med / 1.3).any())
+    return (1.0 < med <= SQUAT and bool((aspect > 1.3 * med).any()) and not bool((aspect < med / 1.3).any())
+            and side_by_side(xyxy))
+
+
+def side_by_side(xyxy: np.ndarray) -> bool:
+    """Whether the boxes' nearest neighbours lie beside them rather than above or below, as a rule (at least four
+    boxes): tiles in rows across the photo (a hand as shot), where a photo turned by a quarter has them in
+    columns."""
+    if len(xyxy) < 4:
+        return False
+    c = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
+    d = np.linalg.norm(c[:, None] - c[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    near = c[d.argmin(1)] - c
+    return float(np.mean(np.abs(near[:, 0]) > np.abs(near[:, 1]))) > 0.5
 
 
 def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:

@@ -32,6 +32,7 @@ from .crops import (
     row_angle,
     row_direction,
     rows_across,
+    side_by_side,
     tile_crop,
     washed_share,
 )
@@ -102,6 +103,7 @@ def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
 
 
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
+PITCHED_MARGIN = 1.15  # how much surer a photo that looks shot pitched must read turned to be taken as turned
 LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
 LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
 WEAK_FIRST_PASS = 8  # sure boxes: a first pass with fewer (and no rows) has the photo's edges measured for a slant
@@ -260,19 +262,6 @@ def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> 
     return slant if abs(slant) >= slant_from else 0.0
 
 
-def side_by_side(det: Detections, sure: float = 0.5) -> bool:
-    """Whether the sure boxes' nearest neighbours lie beside them rather than above or below, as a rule: tiles in
-    rows across the photo (a hand as shot), where a photo turned by a quarter has them in columns."""
-    xyxy = det.xyxy[det.confidence >= sure]
-    if len(xyxy) < 4:
-        return False
-    c = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
-    d = np.linalg.norm(c[:, None] - c[None], axis=2)
-    np.fill_diagonal(d, np.inf)
-    near = c[d.argmin(1)] - c
-    return float(np.mean(np.abs(near[:, 0]) > np.abs(near[:, 1]))) > 0.5
-
-
 def confident_mass(det: Detections, threshold: float = 0.5) -> float:
     """Sum of the finder scores of the boxes it is fairly sure of: compares readings of one photo."""
     c = det.confidence
@@ -391,10 +380,12 @@ class TileReader:
             small, best = (sharp_small, again) if sharp else (small, best)
         k, zoomed = 0, None
         unsure = self._unsure(best)
-        # boxes just landscape (up to SQUAT) whose neighbours lie side by side across the photo are upright tiles
-        # seen from a phone pitched steeply, not a photo turned by a quarter (its tiles lie one above the other)
-        pitched = not landscape(best, most=TURNED_TILE, least=SQUAT) and side_by_side(best)
-        if self.photo_turn and landscape(best, most=TURNED_TILE) and not pitched:
+        # boxes just landscape (up to SQUAT) whose neighbours lie side by side across the photo are likely upright
+        # tiles seen from a phone pitched steeply (a photo turned by a quarter has its tiles one above the other):
+        # read turned, such a photo must then be clearly surer to be taken as turned
+        pitched = not landscape(best, most=TURNED_TILE, least=SQUAT) and side_by_side(best.xyxy[best.confidence >= 0.5])
+        margin = PITCHED_MARGIN if pitched else 1.0
+        if self.photo_turn and landscape(best, most=TURNED_TILE):
             # tiles landscape as a rule, as real tiles are when turned: a photo turned by a quarter (a photo the
             # export stretched has far wider boxes). Its rows run up the picture, where the finder, the zoomed pass
             # and the row repair expect them across: read it turned (which way does not matter)
@@ -408,13 +399,13 @@ class TileReader:
                 zoomed = self._zoom(upright, guess, reach=self.conf)
                 # (and hold as many boxes as the first: a tile it lost was maybe one the first pass was unsure of)
                 if (zoomed is not None and not landscape(zoomed) and len(zoomed) >= len(best)
-                        and confident_mass(zoomed) >= confident_mass(best)):
+                        and confident_mass(zoomed) >= margin * confident_mass(best)):
                     small, best, k = upright, zoomed, 3
                 else:
                     zoomed = None
             if not k:
                 turned = self._detect_at(upright, 1.0, 1.0)
-                if len(turned) and not landscape(turned) and confident_mass(turned) >= confident_mass(best):
+                if len(turned) and not landscape(turned) and confident_mass(turned) >= margin * confident_mass(best):
                     small, best, k = upright, turned, 3
                     unsure = self._unsure(best)
         shape = turned_shape(img.shape, k)
