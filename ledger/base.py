@@ -184,7 +184,7 @@ class LedgerBase:
         net = net_of(cases, results)
         nxt = next_dealer_of(cases, results)
         ruleset = str(cases[0]["ruleset"])
-        get_ruleset(ruleset)
+        get_ruleset(ruleset)  # an unknown ruleset is refused before anything is written
         with self._tx(write=True) as db:
             if key is not None:
                 row = self._q(db, "SELECT id FROM hands WHERE record_key = ?", (key,)).fetchone()

@@ -462,13 +462,13 @@ class Ruleset:
     def validate_event_kinds(self, events: Sequence[KongEvent], opts: dict[str, Any]) -> None:
         """A flower kong only where the ruleset has flower kongs, and no more of them than the flowers can make;
         at most four tile kongs per seat (a hand has four sets)."""
-        flower_sets = len(self.flower_kong_sets(opts))
+        flower_sets = self.flower_kong_sets(opts)
         flower_seen = 0
         per_seat = [0, 0, 0, 0]
         faces: set[int] = set()
         for i, e in enumerate(events):
             if e.tile is not None:  # a face given with the kong: it must be one this kind of kong can show, once
-                flower_face = any(e.tile in kinds for kinds in self.flower_kong_sets(opts))
+                flower_face = any(e.tile in kinds for kinds in flower_sets)
                 if (e.kind == "flower") != flower_face or (e.kind != "flower" and e.tile not in self.playing_set):
                     raise InputError(f"context.kong_events[{i}].tile: a {e.kind} kong cannot be of {CODES[e.tile]} "
                                      f"in {self.name}", f"{CODES[e.tile]} 不能做這種槓")
@@ -482,9 +482,9 @@ class Ruleset:
                     raise InputError(f"context.kong_events[{i}]: {self.name} has no flower kongs",
                                      f"{self.title.zh}沒有花槓")
                 flower_seen += 1
-                if flower_seen > flower_sets:
+                if flower_seen > len(flower_sets):
                     raise InputError(f"context.kong_events[{i}]: {flower_seen} flower kongs, but the flowers make "
-                                     f"at most {flower_sets} in the whole set", "花槓比整副牌的花能做的還多")
+                                     f"at most {len(flower_sets)} in the whole set", "花槓比整副牌的花能做的還多")
                 continue
             per_seat[e.seat] += 1
             if per_seat[e.seat] > 4:
@@ -521,7 +521,7 @@ class Ruleset:
     def validate_own_kongs(self, hand: Hand, ctx: WinContext) -> None:
         """Every kong kong_events gives the winner is one of his kong melds, of the same kind and feeder: a kong
         stays on the table once declared, and the same kong cannot be charged to two seats (D-C12)."""
-        melds = Counter((MELD_KIND[m.type], m.from_seat) for m in hand.melds if m.is_kong)
+        melds = kong_melds(hand)
         for i, e in enumerate(ctx.kong_events or []):
             if e.seat != ctx.winner or e.kind == "flower":
                 continue
@@ -538,7 +538,7 @@ class Ruleset:
         if ctx.replacement != "kong":
             return
         where = "context.bloom_chain" if self.uses("bloom_chain") else "context.bloom_kong"
-        melds = Counter((MELD_KIND[m.type], m.from_seat) for m in hand.melds if m.is_kong)
+        melds = kong_melds(hand)
         events = Counter((e.kind, e.from_seat) for e in ctx.kong_events or [] if e.seat == ctx.winner)
         need = Counter(ctx.bloom_chain)
         for (kind, frm), n in need.items():
@@ -772,6 +772,11 @@ class Ruleset:
                     events[i] = KongEvent(e.seat, e.kind, e.from_seat, e.chain, True)
                     break
         return events + [e for e, _ in self.implied_kongs(hand, ctx, opts)]
+
+
+def kong_melds(hand: Hand) -> Counter[tuple[str, int | None]]:
+    """The winner's kong melds as (kind, feeder) counts, as kong_events and bloom chains name kongs."""
+    return Counter((MELD_KIND[m.type], m.from_seat) for m in hand.melds if m.is_kong)
 
 
 def check_amounts(result: ScoreResult) -> None:

@@ -101,7 +101,8 @@ def record(tb: Tab, ledger: LedgerBase, case: dict[str, Any]) -> None:
 
 
 def render(tb: Tab, tbl: Table, ledger: LedgerBase) -> None:
-    """The drawn-hand form: its kongs and penalties, their payments as the engine settles them, and Record."""
+    """The drawn-hand form: its kongs and penalties, their payments as the engine settles them, and Record
+    (the ledger panel shows it only on a ledger it may write)."""
     lang, names = tbl.lang, tbl.names
     with st.expander(label("record_draw")):
         st.caption(label("draw_explained"))
@@ -139,6 +140,4 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase) -> None:
         if not shown:
             st.write(label("draw_no_payments"))
         st.caption(f"{label('next_dealer')}: {names[result['next_dealer']]}")
-        if not ledger.read_only:
-            st.button(label("record_draw_now"), key="record_draw", type="primary", on_click=record,
-                      args=(tb, ledger, case))
+        st.button(label("record_draw_now"), key="record_draw", type="primary", on_click=record, args=(tb, ledger, case))
