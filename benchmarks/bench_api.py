@@ -33,9 +33,9 @@ def photos(n: int) -> list[bytes]:
     import cv2
 
     try:
-        from vision.evaluate_hands import table_groups, truth_case
-        from vision.training.data import load_split
-        from vision.training.synth import CropBank, compose
+        from evaluation.hands import table_groups, truth_case
+        from training.data import load_split
+        from training.synth import CropBank, compose
 
         bank = CropBank.build(load_split("valid")[:150], seed=7)
         rng, nrng = random.Random(7), np.random.default_rng(7)

@@ -24,9 +24,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.evaluate_hands import table_groups, truth_case  # noqa: E402
-from vision.training.data import load_split  # noqa: E402
-from vision.training.synth import CropBank, compose  # noqa: E402
+from evaluation.hands import table_groups, truth_case  # noqa: E402
+from training.data import load_split  # noqa: E402
+from training.synth import CropBank, compose  # noqa: E402
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 

@@ -29,13 +29,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.conditions import rotate  # noqa: E402
-from vision.evaluate_hands import table_groups, truth_case  # noqa: E402
-from vision.orientation import turn_image  # noqa: E402
+from evaluation.conditions import rotate  # noqa: E402
+from evaluation.hands import table_groups, truth_case  # noqa: E402
+from training.data import load_split  # noqa: E402
+from training.synth import CropBank, compose  # noqa: E402
+from vision.geometry import turn_image  # noqa: E402
+from vision.models import session  # noqa: E402
 from vision.pipeline import read_photo  # noqa: E402
-from vision.reader import TileReader, session  # noqa: E402
-from vision.training.data import load_split  # noqa: E402
-from vision.training.synth import CropBank, compose  # noqa: E402
+from vision.reader import ReaderConfig, TileReader
 
 RIICHI = {"chun": "C", "haku": "P", "hatsu": "F", "nan": "S", "pe": "N", "sha": "W", "tou": "E"}
 
@@ -80,8 +81,8 @@ def main() -> None:
     truth_total = sum(len(f) for _, _, f in photos)
     for threads in (1, 2):
         session.cache_clear()
-        reader = TileReader(threads=threads, deglare=not args.no_deglare,
-                            zoom_finder=args.zoom_finder, deblur=not args.no_deblur)
+        reader = TileReader(threads=threads, zoom_finder=args.zoom_finder, config=ReaderConfig().but(
+            deglare=not args.no_deglare, deblur=not args.no_deblur))
         read_photo(photos[0][0], reader)  # warm-up
         times, right, stages = [], 0, []
         for p, rs, faces in photos:

@@ -18,9 +18,10 @@ from fastapi.responses import JSONResponse
 from ledger import LedgerBase, LedgerError, open_ledger
 from scoring import DEFAULT, RULESETS, score_case
 from scoring.waits import waits
+from vision.models import ModelMissing
 from vision.photo import MAX_BYTES, PhotoError, decode_for_reading
 from vision.pipeline import read_image
-from vision.reader import ModelMissing, TileReader
+from vision.reader import TileReader
 
 app = FastAPI(title="Mahjong hand reader & scorer", version="1",
               description="Read a photographed hand, score it under Nanning / Nanjing rules, keep tables' ledgers.")

@@ -10,15 +10,14 @@ from pathlib import Path
 import pytest
 
 from scoring import score_case
-
-from .helpers import SHARED, case
-from .image_files import encoded, tiff_bomb
-from .postgres_server import fresh_database
+from tests.helpers import SHARED, case
+from tests.image_files import encoded, tiff_bomb
+from tests.postgres_server import fresh_database
 
 httpx = pytest.importorskip("httpx", reason="the API tests need the dev extra (httpx)")
 pytest.importorskip("fastapi", reason="the API needs the [api] extra")
 
-from .api_server import start, stop  # noqa: E402
+from tests.api_server import start, stop  # noqa: E402
 
 GOOD = case("nanning", "123m 456s 23p 99m 789s", "4p", winner=1, win_type="discard", discarder=3)
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid" / "images"

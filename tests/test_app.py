@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from vision.reader import MODELS_DIR
-
-from .helpers import SHARED
+from tests.helpers import SHARED
+from vision.models import MODELS_DIR
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid" / "images"
@@ -85,7 +84,7 @@ def test_non_image_upload_is_refused_clearly(app: AppTest):
 
 
 def test_a_truncated_jpeg_is_read_with_a_damage_warning(app: AppTest):
-    from .image_files import encoded, picture
+    from tests.image_files import encoded, picture
 
     data = encoded("JPEG", picture(640, 480))
     app.file_uploader(key="upload").set_value(("cut.jpg", data[: len(data) // 2], "image/jpeg")).run()
@@ -120,7 +119,7 @@ def test_upload_a_real_photo_and_fix_a_tile_with_the_picker(app: AppTest):
 @pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
 @pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
 def test_photo_of_a_winning_hand_scores_and_a_fix_rescores(app: AppTest, tmp_path: Path):
-    from .test_browser import composed_photo
+    from tests.test_browser import composed_photo
 
     photo = tmp_path / "hand.jpg"
     composed_photo(photo)
@@ -152,8 +151,7 @@ def test_the_photo_numbers_each_tile_as_the_tap_list_does(app: AppTest, tmp_path
     """Tile #3 on the photo is the #3 the player taps (the reading's order, not the finder's), and the boxes drawn
     red are the tiles the tap list marks "?"."""
     import webapp.reading as page_reading
-
-    from .test_browser import composed_photo
+    from tests.test_browser import composed_photo
 
     photo = tmp_path / "hand.jpg"
     composed_photo(photo)
@@ -177,9 +175,8 @@ def test_the_photo_numbers_each_tile_as_the_tap_list_does(app: AppTest, tmp_path
 @pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
 def test_a_12_megapixel_phone_photo_is_read_and_drawn_in_its_own_pixels(app: AppTest, tmp_path: Path):
     """Decoded at half scale for speed, but boxes are reported in the photo's pixels and drawn where the tiles are."""
+    from tests.test_browser import composed_photo
     from webapp.draw import annotate
-
-    from .test_browser import composed_photo
 
     photo = tmp_path / "phone.jpg"
     composed_photo(photo, (4032, 3024))
@@ -202,10 +199,9 @@ def test_a_photo_taken_askew_is_shown_levelled_and_scored(app: AppTest, tmp_path
     levelled photo its boxes lie in, and scores the hand."""
     import cv2
 
-    from vision.conditions import rotate
-    from vision.orientation import read_shape
-
-    from .test_browser import composed_photo
+    from evaluation.conditions import rotate
+    from tests.test_browser import composed_photo
+    from vision.geometry import read_shape
 
     photo = tmp_path / "askew.jpg"
     composed_photo(photo)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from .image_files import BOMBS, encoded
+from tests.image_files import BOMBS, encoded
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 

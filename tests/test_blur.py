@@ -7,19 +7,18 @@ import cv2
 import numpy as np
 import pytest
 
+from evaluation.conditions import blur, dim, motion
+from evaluation.photos import match
+from tests.test_app import app  # noqa: F401  (the page, for the page test)
+from tests.test_glare import table
+from tests.test_orientation import VALID, needs_data
 from vision.blur import BLURRED, blurred, edge_ratio, sharpened
 from vision.classes import RF_CODES
-from vision.conditions import blur, dim, motion
-from vision.evaluate import match
+from vision.geometry import photo_boxes
 from vision.labels import read_yolo
-from vision.orientation import photo_boxes
 from vision.photo import load_photo
 from vision.pipeline import read_image
-from vision.reader import TileReader
-
-from .test_app import app  # noqa: F401  (the page, for the page test)
-from .test_glare import table
-from .test_orientation import VALID, needs_data
+from vision.reader import ReaderConfig, TileReader
 
 
 def test_a_blurred_photo_measures_blurred_and_a_sharp_or_noisy_one_does_not() -> None:
@@ -64,7 +63,7 @@ def test_a_real_photo_out_of_focus_or_shaken_is_read_sharpened(condition) -> Non
     assert det.sharpened
     found = len(match(gt, photo_boxes(det, soft.shape)))
     assert found >= 0.95 * len(gt), (found, len(gt))
-    before = TileReader(deblur=False).read(soft)  # the reader before: most tiles lost
+    before = TileReader(config=ReaderConfig().but(deblur=False)).read(soft)  # the reader before: most tiles lost
     assert not before.sharpened
     assert len(match(gt, photo_boxes(before, soft.shape))) < found
 

@@ -21,9 +21,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vision.reader import MODELS_DIR
-
-from .helpers import SHARED
+from tests.helpers import SHARED
+from vision.models import MODELS_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -51,9 +50,9 @@ PLAIN_HAND = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"
 def composed_photo(path: Path, size: tuple[int, int] = (1600, 1200), hand: dict | None = None) -> None:
     import cv2
 
-    from vision.evaluate_hands import table_groups
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank, compose
+    from evaluation.hands import table_groups
+    from training.data import load_split
+    from training.synth import CropBank, compose
 
     hand = hand or PLAIN_HAND
     bank = CropBank.build(load_split("valid")[:120], seed=3)
@@ -307,7 +306,7 @@ def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from vision.conditions import rotate
+    from evaluation.conditions import rotate
 
     photo = tmp_path / "askew.jpg"
     composed_photo(photo)
@@ -340,7 +339,7 @@ def test_a_blurred_photo_at_phone_size(server: str, tmp_path: Path):
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from .test_blur import PHOTO, labelled
+    from tests.test_blur import PHOTO, labelled
 
     img, _ = labelled(PHOTO)
     photo = tmp_path / "blurred.jpg"

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.calibration import (
-    Calibration,
+from evaluation.calibration import (
     expected_calibration_error,
     fit_sureness,
     fit_temperature,
@@ -14,12 +13,12 @@ from vision.calibration import (
     flag_rates,
     flag_threshold,
     report,
-    scale,
     valid_tiles,
 )
-from vision.reader import MODELS_DIR, TileReader
-
-from .helpers import SHARED
+from tests.helpers import SHARED
+from vision.calibration import Calibration, scale
+from vision.models import MODELS_DIR
+from vision.reader import TileReader
 
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
 

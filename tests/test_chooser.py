@@ -6,14 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from evaluation.hands import normal
+from tests.helpers import SHARED
+from tests.test_vision_units import dets, row
 from vision.chooser import end_cuts
 from vision.correction import correct
-from vision.evaluate_hands import normal
 from vision.layout import analyse
 from vision.pipeline import interpret
-
-from .helpers import SHARED
-from .test_vision_units import dets, row
 
 HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"]  # + 4p apart, + a 7p pung fed by the left
 
@@ -87,11 +86,11 @@ def test_the_correction_never_drops_the_winning_tile():
 def test_composed_photos_with_neighbours_melds_read_the_hand():
     """Three hands composed from `valid` crops with other players' melds beside them (vision.scenes), read by
     the shipped models: each hand exactly, the melds on the table."""
-    from vision.evaluate_hands import composed_cases
+    from evaluation.hands import composed_cases
+    from training.data import load_split
+    from training.synth import CropBank
     from vision.pipeline import read_image
     from vision.reader import TileReader
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank
 
     bank = CropBank.build(load_split("valid")[:150], seed=0)
     reader = TileReader()

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .helpers import case
+from tests.helpers import case
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = case("nanning", "123m 456s 23p 99m 789s", "4p", winner=1, win_type="discard", discarder=3)
@@ -87,7 +87,7 @@ def vision_run(*args: str, env: dict | None = None) -> subprocess.CompletedProce
 
 
 def test_vision_gives_every_input_a_json_line_and_exits_2_for_a_bad_photo(tmp_path: Path):
-    from .image_files import encoded, tiff_bomb
+    from tests.image_files import encoded, tiff_bomb
 
     good = tmp_path / "plain.png"
     good.write_bytes(encoded("PNG"))
@@ -101,7 +101,7 @@ def test_vision_gives_every_input_a_json_line_and_exits_2_for_a_bad_photo(tmp_pa
 
 
 def test_vision_score_exits_1_when_the_hand_does_not_score(tmp_path: Path):
-    from .image_files import encoded
+    from tests.image_files import encoded
 
     photo = tmp_path / "no-tiles.png"
     photo.write_bytes(encoded("PNG"))  # a picture of no tiles: nothing scores
@@ -110,7 +110,7 @@ def test_vision_score_exits_1_when_the_hand_does_not_score(tmp_path: Path):
 
 
 def test_a_damaged_or_empty_model_is_one_clear_line(tmp_path: Path):
-    from .image_files import encoded
+    from tests.image_files import encoded
 
     photo = tmp_path / "plain.png"
     photo.write_bytes(encoded("PNG"))

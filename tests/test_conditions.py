@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.conditions import CONDITIONS
-from vision.training.table_aug import AUGMENTATIONS, steep_turn, table_conditions
+from evaluation.conditions import CONDITIONS
+from training.table_aug import AUGMENTATIONS, steep_turn, table_conditions
 
 
 @pytest.mark.parametrize("name", sorted(CONDITIONS))

@@ -10,8 +10,7 @@ import sys
 import pytest
 
 from scoring import score_case
-
-from .helpers import case, elements, meld, score
+from tests.helpers import case, elements, meld, score
 
 N, NF, NJ = "nanning", "nanning-fan", "nanjing"
 RULESETS = (N, NF, NJ)

@@ -7,8 +7,7 @@ import json
 import pytest
 
 from scoring import score_case
-
-from .helpers import SHARED
+from tests.helpers import SHARED
 
 EXAMPLES = SHARED / "rules" / "examples.json"
 CASES = json.loads(EXAMPLES.read_text())["cases"] if EXAMPLES.exists() else []

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from training.faces import SYNTH_CODES, font_faces, synth_faces
 from vision.classes import CLASS_INDEX
 from vision.crops import CROP_SIZE
-from vision.training.faces import SYNTH_CODES, font_faces, synth_faces
 
 
 @pytest.mark.skipif(not font_faces(), reason="no CJK font installed (fonts-wqy-zenhei)")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import onnxruntime as ort
 import pytest
 
+from tests.test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
+from vision.models import MODELS_DIR
 from vision.pipeline import read_image
-from vision.reader import MODELS_DIR, TileReader
-
-from .test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
+from vision.reader import TileReader
 
 
 class Counted:
@@ -30,7 +30,7 @@ def test_the_models_do_not_spin_between_runs() -> None:
     """The finder and the classifier take turns on the same cores: a pool left busy-waiting after its run slowed
     the other by a third on a 12-MP photo (benchmarks/bench_vision.py)."""
     reader = TileReader()
-    for model in (reader.detector, reader.classifier):
+    for model in (reader.finder.model, reader.classifier.model):
         assert model.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
@@ -40,8 +40,9 @@ def test_the_zoomed_pass_reads_with_the_finder_copy_given(composed: tuple) -> No
     the same file), and the same hand as the reader with one finder."""
     img, hand, winner, ruleset = composed
     reader = TileReader(zoom_finder="detector.onnx")
-    first, zoomed = Counted(reader.detector), Counted(reader.zoom_detector)
-    reader.detector, reader.zoom_detector = first, zoomed  # type: ignore[assignment]
+    assert reader.zoom.finder is not reader.finder
+    first, zoomed = Counted(reader.finder.model), Counted(reader.zoom.finder.model)
+    reader.finder.model, reader.zoom.finder.model = first, zoomed  # type: ignore[assignment]
     r = read_image(img, reader, ruleset, True, winner)
     assert (first.passes, zoomed.passes) == (1, 1)
     assert r.hand == read_image(img, TileReader(), ruleset, True, winner).hand == hand

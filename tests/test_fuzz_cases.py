@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from scoring import RULESETS, score_case
 from scoring.__main__ import score_text
 from scoring.generate import random_case
-
-from .helpers import SHARED
+from tests.helpers import SHARED
 
 EXAMPLES = SHARED / "rules" / "examples.json"
 SEEDS: list[dict[str, Any]] = [c for c in (json.loads(EXAMPLES.read_text())["cases"] if EXAMPLES.exists() else [])]

@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from evaluation.conditions import glare
+from evaluation.hands import normal
+from evaluation.photos import match
+from tests.test_orientation import composed_hand, needs_data
 from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
-from vision.conditions import glare
-from vision.evaluate import match
-from vision.evaluate_hands import normal
+from vision.classify import unsure_where_washed
 from vision.glare import deglared, veil_map, veil_of_boxes
 from vision.pipeline import read_image
-from vision.reader import TileReader, unsure_where_washed
-
-from .test_orientation import composed_hand, needs_data
+from vision.reader import TileReader
 
 
 def table(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

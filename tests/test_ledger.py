@@ -12,8 +12,7 @@ import pytest
 
 from ledger import Ledger, LedgerError
 from scoring import score_case
-
-from .helpers import case
+from tests.helpers import case
 
 
 def scored(winner: int = 1) -> tuple[dict, dict]:

@@ -9,9 +9,8 @@ import pytest
 
 from ledger import LedgerBase, LedgerError, open_ledger, settle_up
 from scoring import score_case
-
-from .helpers import case
-from .postgres_server import fresh_database
+from tests.helpers import case
+from tests.postgres_server import fresh_database
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

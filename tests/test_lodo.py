@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vision.training.lodo import fold_models, print_read_table, print_tables, read_held_out, table
-
-from .helpers import SHARED
+from tests.helpers import SHARED
+from training.lodo import fold_models, print_read_table, print_tables, read_held_out, table
 
 
 def _log(path: Path, designs: dict[str, tuple[int, float]]) -> None:
@@ -43,7 +42,7 @@ def test_a_run_with_some_folds_not_run_yet_tables_the_folds_it_has(tmp_path: Pat
 def test_a_fold_reads_with_its_own_classifier_and_the_shipped_finder(tmp_path: Path) -> None:
     """``fold_models`` makes a models folder for the reader: the fold's classifier and the shipped finder, and no
     calibration (no fold has data of its own to fit one on); made again, it points at the same files."""
-    from vision.reader import MODELS_DIR
+    from vision.models import MODELS_DIR
 
     (tmp_path / "fb").mkdir()
     (tmp_path / "fb" / "classifier.onnx").write_bytes(b"fold")
@@ -70,7 +69,7 @@ def test_the_read_table_gives_mean_and_worst_with_and_without_the_screenshots(
 
 def test_evaluation_can_take_the_photos_of_one_tile_set(tmp_path: Path) -> None:
     """``photo_files(tile_set=)`` keeps the photos whose names show that set (``data.DESIGNS``)."""
-    from vision.evaluate import photo_files
+    from evaluation.photos import photo_files
 
     names = ["IMG_20230101_1_jpg.rf.a.jpg", "hand_3_jpg.rf.b.jpg", "12_34_56_n_jpg.rf.c.jpg", "xyz.rf.d.jpg"]
     for n in names:
@@ -91,7 +90,7 @@ def test_a_held_out_set_is_read_by_its_folds_classifier_as_the_reader_reads(tmp_
     alone by much, and the other folds, not run, are left out."""
     import shutil
 
-    from vision.reader import MODELS_DIR
+    from vision.models import MODELS_DIR
 
     (tmp_path / "hand").mkdir()
     shutil.copy(MODELS_DIR / "classifier.onnx", tmp_path / "hand" / "classifier.onnx")

@@ -6,15 +6,15 @@ import cv2
 import numpy as np
 import pytest
 
+from evaluation.photos import match
+from tests.helpers import SHARED
 from vision.classes import RF_CODES
 from vision.correction import restrict
-from vision.evaluate import match
 from vision.labels import read_yolo
+from vision.models import MODELS_DIR
 from vision.photo import decode_for_reading, load_photo
 from vision.pipeline import read_image
-from vision.reader import MODELS_DIR, TileReader
-
-from .helpers import SHARED
+from vision.reader import ReaderConfig, TileReader
 
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
 HAS_MODEL = (MODELS_DIR / "detector.onnx").exists() and (MODELS_DIR / "classifier.onnx").exists()
@@ -89,7 +89,7 @@ def test_a_photo_the_export_squashed_is_read_unstretched(reader: TileReader):
     gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
     sides = np.sort(np.stack([gt[:, 2] - gt[:, 0], gt[:, 3] - gt[:, 1]], 1), 1)
     assert np.median(sides[:, 0] / sides[:, 1]) < 0.2  # really squashed
-    first_pass_only = TileReader(threads=2, retry_below=0.0)
+    first_pass_only = TileReader(threads=2, config=ReaderConfig().but(retry_below=0.0))
     assert len(match(gt, first_pass_only.detect(img).xyxy)) < 0.5 * len(gt)
     det = reader.read(img)
     assert len(match(gt, det.xyxy)) >= 0.9 * len(gt)
@@ -107,7 +107,7 @@ def test_a_box_on_a_plain_surface_is_vetoed_and_real_tiles_are_kept(reader: Tile
     tw, th = np.median(gt[:, 2] - gt[:, 0]), np.median(gt[:, 3] - gt[:, 1])
     plain = np.array([[1.5 * w, h / 2, 1.5 * w + tw, h / 2 + th]], np.float32)  # a tile-sized box on the tray
     det = Detections(np.concatenate([gt, plain]).astype(np.float32), np.full(len(gt) + 1, 0.6, np.float32))
-    out = reader.classify(img, det)
+    out = reader.classifier.classify(img, det)
     assert len(out) == len(gt)  # the tray box is gone, every labelled tile kept
     assert not (out.xyxy[:, 0] >= w).any()
 
@@ -154,7 +154,7 @@ def test_a_photo_stretched_until_its_tiles_are_landscape_is_named_a_quarter_turn
     gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
     assert squashed(gt)
     named = []
-    for r in (reader, TileReader(threads=2, quarter_turn_margin=None, photo_turn=False)):
+    for r in (reader, TileReader(threads=2, config=ReaderConfig().but(quarter_turn_margin=None, photo_turn=False))):
         det = r.read(img)
         restrict(det, "nanjing")
         pairs = match(gt, det.xyxy)

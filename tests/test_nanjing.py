@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import elements, meld, score
+from tests.helpers import elements, meld, score
 
 NJ = "nanjing"
 CB = {"variant": "chengbei"}

@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+from evaluation.photos import match
+from tests.helpers import SHARED
 from vision.classes import CLASS_INDEX, CLASSIFIER_CODES, RF_CODES
 from vision.correction import restrict
 from vision.detections import Detections
-from vision.evaluate import match
-from vision.labels import read_yolo
-from vision.orientation import (
+from vision.geometry import (
     as_read,
     level_boxes,
     level_image,
@@ -22,13 +22,13 @@ from vision.orientation import (
     turn_boxes,
     turn_image,
     turned_shape,
-    upside_down,
 )
+from vision.labels import read_yolo
+from vision.models import MODELS_DIR
+from vision.orientation import upside_down
 from vision.photo import decode_for_reading, load_photo
 from vision.pipeline import read_image
-from vision.reader import MODELS_DIR, TileReader
-
-from .helpers import SHARED
+from vision.reader import ReaderConfig, TileReader
 
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
 needs_data = pytest.mark.skipif(not VALID.exists() or not (MODELS_DIR / "detector.onnx").exists(),
@@ -64,7 +64,7 @@ def test_a_turned_picture_has_numpy_s_pixels_whatever_its_kind(k: int) -> None:
 def test_boxes_of_a_levelled_photo_come_back_to_the_photo(degrees: float, k: int) -> None:
     """A photo turned in its plane: read levelled (and maybe turned by a quarter), its tiles are upright boxes
     again, and ``photo_boxes`` brings them back as the boxes around the tilted tiles in the photo itself."""
-    from vision.conditions import rotate
+    from evaluation.conditions import rotate
 
     img = np.zeros((600, 800, 3), np.uint8)
     boxes = np.float32([[200 + 50 * i, 250, 240 + 50 * i, 306] for i in range(6)])
@@ -141,9 +141,9 @@ def test_a_real_photo_turned_each_way_without_exif_is_read_upright(k: int) -> No
 def composed_hand() -> tuple[np.ndarray, list, dict, int]:
     """A composed winning hand with claimed melds, laid out as the page asks (the winning tile at the right of
     the concealed tiles, then the melds), made of real `valid` crops: photo, placed tiles, hand, winner."""
-    from vision.evaluate_hands import table_groups, truth_case
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank, compose
+    from evaluation.hands import table_groups, truth_case
+    from training.data import load_split
+    from training.synth import CropBank, compose
 
     bank = CropBank.build(load_split("valid"), seed=0)
     rng, nrng = random.Random(7), np.random.default_rng(7)
@@ -184,10 +184,11 @@ def test_a_photo_turned_by_a_quarter_costs_no_more_finder_passes_than_upright(k:
     """The latency budget of a turned photo: when the first pass is sure of the tiles it saw lying landscape and
     they are small, the zoomed pass over the photo turned upright, placed by the first pass's boxes, is the
     reading; no full pass of the turned photo is added."""
-    from vision.evaluate_hands import normal, table_groups, truth_case
-    from vision.reader import brightened, downscale
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank, compose
+    from evaluation.hands import normal, table_groups, truth_case
+    from training.data import load_split
+    from training.synth import CropBank, compose
+    from vision.finding import downscale
+    from vision.reader import brightened
 
     bank = CropBank.build(load_split("valid"), seed=0)
     rng, nrng = random.Random(7), np.random.default_rng(7)
@@ -196,16 +197,16 @@ def test_a_photo_turned_by_a_quarter_costs_no_more_finder_passes_than_upright(k:
         img, _ = compose(table_groups(hand, winner, rng), bank, nrng, canvas=(2016, 1512), fit=True)
     reader = TileReader()
     turned = turn_image(img, k)
-    sure = reader._detect_at(downscale(brightened(turned), round(reader.zoom_max * reader.imgsz)), 1.0, 1.0)
-    assert float(sure.confidence.mean()) >= reader.retry_below  # the case this test is about
+    sure = reader.finder.find(downscale(brightened(turned), round(reader.zoom.work_side())))
+    assert float(sure.confidence.mean()) >= reader.search.config.retry_below  # the case this test is about
     passes: list[float] = []
-    first = reader._detect_at
+    first = reader.finder.find
 
     def counted(*args: object, **kwargs: object) -> Detections:
         passes.append(1.0)
         return first(*args, **kwargs)  # type: ignore[arg-type]
 
-    reader._detect_at = counted  # type: ignore[method-assign]
+    reader.finder.find = counted  # type: ignore[method-assign]
     upright = read_image(img, reader, "nanning", True, winner)
     upright_passes = len(passes)
     passes.clear()
@@ -221,8 +222,8 @@ def test_a_photo_turned_by_a_quarter_costs_no_more_finder_passes_than_upright(k:
 def test_a_hand_turned_20_degrees_in_the_plane_reads_as_upright(composed: tuple, degrees: int) -> None:
     """A phone held askew: rows at 20 degrees are read along their own direction (the zoomed pass turned
     level, the layout and the upside-down check levelled), and the hand is the upright one."""
-    from vision.conditions import rotate
-    from vision.evaluate_hands import normal
+    from evaluation.conditions import rotate
+    from evaluation.hands import normal
 
     img, hand, winner, ruleset = composed
     reader = TileReader()
@@ -230,7 +231,8 @@ def test_a_hand_turned_20_degrees_in_the_plane_reads_as_upright(composed: tuple,
     r = read_image(askew, reader, ruleset, True, winner)
     assert r.det.turned == 0
     assert normal(r.hand) == normal(hand)
-    slanted = TileReader(level_from=0.0, zoom_after_retry=False, level_photo_from=0.0)  # before rows were levelled
+    # the reader before rows were levelled
+    slanted = TileReader(config=ReaderConfig().but(level_from=0.0, zoom_after_retry=False, level_photo_from=0.0))
     assert normal(read_image(askew, slanted, ruleset, True, winner).hand) != normal(hand)
 
 
@@ -239,8 +241,8 @@ def test_a_hand_turned_20_degrees_in_the_plane_reads_as_upright(composed: tuple,
 def test_a_hand_turned_30_degrees_in_the_plane_is_read_levelled(composed: tuple, degrees: int) -> None:
     """At 30 degrees the whole photo is read again turned level (where its tiles stand upright, as the finder,
     the crops and the layout expect), the page says so, and the hand is the upright one."""
-    from vision.conditions import rotate
-    from vision.evaluate_hands import normal
+    from evaluation.conditions import rotate
+    from evaluation.hands import normal
 
     img, hand, winner, ruleset = composed
     askew, _ = rotate(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
@@ -257,8 +259,8 @@ def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(composed: t
     """A landscape photo taken 30 degrees askew (the hand turned 60 or 120 degrees in all, either way): levelled
     by its rows (running at 30 degrees in the photo turned by a quarter, or at 60 degrees where the edges agree)
     and read turned as it must be, the hand is the upright one; without the levelled read it is not."""
-    from vision.conditions import rotate
-    from vision.evaluate_hands import normal
+    from evaluation.conditions import rotate
+    from evaluation.hands import normal
 
     img, hand, winner, ruleset = composed
     askew, _ = rotate(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
@@ -266,7 +268,7 @@ def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(composed: t
     assert abs((r.det.levelled + 90 * r.det.turned + degrees + 180) % 360 - 180) <= 3  # turned back in all
     assert normal(r.hand) == normal(hand)
     assert (r.height, r.width) == read_shape(askew.shape, r.det)
-    before = read_image(askew, TileReader(level_photo_from=0.0), ruleset, True, winner)
+    before = read_image(askew, TileReader(config=ReaderConfig().but(level_photo_from=0.0)), ruleset, True, winner)
     assert normal(before.hand) != normal(hand)
 
 
@@ -275,16 +277,16 @@ def test_a_hand_at_30_degrees_that_the_slanted_reading_got_wrong_is_read_levelle
     """A real case (hand 3 of ``evaluate_hands --seed 1 --condition rot30``): every tile found and named, but the
     boxes around its tilted tiles overlap and hide which lie sideways, so the slanted reading grouped them
     wrong. Read levelled, the hand is exact."""
-    from vision.evaluate_hands import composed_cases, normal
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank
+    from evaluation.hands import composed_cases, normal
+    from training.data import load_split
+    from training.synth import CropBank
 
     bank = CropBank.build(load_split("valid"), seed=1)
     *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 4, 1, "rot30")
     assert k == 3
     r = read_image(img, TileReader(), ruleset, True, winner)
     assert r.det.levelled and normal(r.hand) == normal(hand)
-    before = read_image(img, TileReader(level_photo_from=0.0), ruleset, True, winner)
+    before = read_image(img, TileReader(config=ReaderConfig().but(level_photo_from=0.0)), ruleset, True, winner)
     assert before.det.levelled == 0.0
     assert len(before.det) == len(r.det) and normal(before.hand) != normal(hand)
 
@@ -293,7 +295,7 @@ def test_a_hand_at_30_degrees_that_the_slanted_reading_got_wrong_is_read_levelle
 def test_the_hand_is_chosen_from_a_cluttered_table(composed: tuple) -> None:
     """A wall of backs and a field of discards around the hand: what the finder sees of them is set apart, with a
     warning that says how many, and the hand keeps exactly its own tiles."""
-    from vision.conditions import CONDITIONS
+    from evaluation.conditions import CONDITIONS
 
     img, hand, winner, ruleset = composed
     reader = TileReader()
@@ -323,9 +325,9 @@ def test_a_hand_turned_steeply_in_the_plane_is_read_levelled(condition: str, num
     turned a quarter further; where the first pass gave rows but was sure of no box (rot60 hand 23: 10 boxes, all
     under 0.5), the levelled photo is read at twice the usual size. Each is read exactly, and none is without the
     levelled read."""
-    from vision.evaluate_hands import composed_cases, normal
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank
+    from evaluation.hands import composed_cases, normal
+    from training.data import load_split
+    from training.synth import CropBank
 
     bank = CropBank.build(load_split("valid"), seed=0)
     *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, number + 1, 0, condition)
@@ -333,4 +335,5 @@ def test_a_hand_turned_steeply_in_the_plane_is_read_levelled(condition: str, num
     r = read_image(img, TileReader(), ruleset, True, winner)
     assert r.det.levelled and normal(r.hand) == normal(hand)
     assert any("slant" in w for w in r.warnings)
-    assert normal(read_image(img, TileReader(level_photo_from=0.0), ruleset, True, winner).hand) != normal(hand)
+    unlevelled = TileReader(config=ReaderConfig().but(level_photo_from=0.0))
+    assert normal(read_image(img, unlevelled, ruleset, True, winner).hand) != normal(hand)

@@ -7,13 +7,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.crops import levelled, oriented_crop, row_angle, tile_crop
+from tests.test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
+from tests.test_vision_units import dets, row
+from vision.crops import oriented_crop, tile_crop
+from vision.geometry import levelled, row_angle
 from vision.layout import analyse
 from vision.pipeline import read_image
 from vision.reader import TileReader
-
-from .test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
-from .test_vision_units import dets, row
 
 
 def turned_boxes(boxes: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -74,7 +74,7 @@ def test_level_rows_and_loose_tiles_keep_axis_aligned_crops() -> None:
 def test_a_loosely_placed_slanted_row_has_a_direction_only_for_the_loose_check() -> None:
     """A low-resolution first pass places tiles tilted 30 degrees a few pixels off: the pairs of neighbours agree
     only within 10 degrees, enough to send the photo to the levelled read, never enough to cut crops along it."""
-    from vision.crops import row_direction
+    from vision.geometry import row_direction
 
     _, boxes = drawn_row(12)
     m = cv2.getRotationMatrix2D((300, 200), 30, 1.0)
@@ -118,9 +118,9 @@ def test_a_concealed_kong_of_a_composed_hand_at_20_degrees_keeps_its_face_down_t
     """A real case (hand 24 of ``evaluate_hands --seed 0 --condition rot20``): a hand with a concealed kong whose
     row runs at 20 degrees. Its kong is found along the row, so its two backs stay face down and the hand is
     read exactly; read along the image's axes, the kong was split and its backs re-read as faces."""
-    from vision.evaluate_hands import composed_cases, normal
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank
+    from evaluation.hands import composed_cases, normal
+    from training.data import load_split
+    from training.synth import CropBank
 
     bank = CropBank.build(load_split("valid"), seed=0)
     *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 25, 0, "rot20")  # the evaluation's hand 24
@@ -160,8 +160,8 @@ def test_the_edges_of_a_turned_hand_give_its_slant_modulo_a_quarter_turn(degrees
 def test_steep_rows_count_only_where_the_photos_edges_run_the_same_way() -> None:
     """Rows at 60 degrees are a hand's when the edges agree (modulo a quarter turn), and loose tiles whose pairs
     happen to line up steeply are not; the usual rows check stops at 35 degrees."""
-    from vision.crops import row_direction, rows_across
-    from vision.reader import LEVEL_STEEPEST, steep_rows_agree
+    from vision.finding import LEVEL_STEEPEST, steep_rows_agree
+    from vision.geometry import row_direction, rows_across
 
     img, boxes = drawn_hand_turned(60)
     assert row_direction(boxes) == 0.0  # steeper than the crops' check reads

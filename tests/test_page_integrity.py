@@ -14,12 +14,11 @@ from streamlit.testing.v1 import AppTest
 
 from ledger import Ledger
 from scoring import score_case
+from tests.helpers import case
+from tests.image_files import encoded, picture
+from tests.test_vision_units import dets, row
 from vision.classes import CLASS_INDEX
 from vision.detections import Detections
-
-from .helpers import case
-from .image_files import encoded, picture
-from .test_vision_units import dets, row
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 

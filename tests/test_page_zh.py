@@ -10,9 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scoring import RULESETS
-from vision.reader import MODELS_DIR
-
-from .helpers import SHARED
+from tests.helpers import SHARED
+from vision.models import MODELS_DIR
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid" / "images"
@@ -77,7 +76,7 @@ def test_every_panel_in_chinese_has_no_english_beyond_tile_codes(zh_app: tuple[A
     assert not at.exception
     seen: list[tuple[str, str]] = english(at, own)  # the empty page
     if HAS_DATA:  # a photo: the reading, its warnings and corrections, the tiles, the result
-        from .test_browser import composed_photo
+        from tests.test_browser import composed_photo
 
         photo = tmp_path / "hand.jpg"
         composed_photo(photo)

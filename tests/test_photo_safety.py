@@ -15,9 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.image_files import BOMBS, encoded, picture
 from vision.photo import DAMAGED, FORMATS, MAX_BYTES, PhotoError, decode_image, header_size
-
-from .image_files import BOMBS, encoded, picture
 
 ROOT = Path(__file__).resolve().parents[1]
 ACCEPTED = ["JPEG", "PNG", "WebP", "GIF", "TIFF", "BMP", "HEIC"]

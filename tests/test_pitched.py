@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from evaluation.hands import normal
+from tests.helpers import SHARED
 from vision.crops import orientation, side_by_side, squat
-from vision.evaluate_hands import normal
-from vision.reader import MODELS_DIR
-
-from .helpers import SHARED
+from vision.models import MODELS_DIR
 
 
 def boxes(widths: list[float], height: float, across: bool = True) -> np.ndarray:
@@ -50,11 +49,11 @@ def test_neighbours_side_by_side_or_one_above_the_other():
 def test_composed_hands_shot_pitched_45_degrees_are_read_upright():
     """Hands composed from `valid` crops and shot by a pinhole camera pitched 45 degrees (vision.conditions.pitch):
     none is taken for a photo turned by a quarter, and the hands are read exactly."""
-    from vision.evaluate_hands import composed_cases
+    from evaluation.hands import composed_cases
+    from training.data import load_split
+    from training.synth import CropBank
     from vision.pipeline import read_image
     from vision.reader import TileReader
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank
 
     bank = CropBank.build(load_split("valid")[:150], seed=0)
     reader = TileReader()

@@ -12,8 +12,7 @@ import pytest
 
 from ledger import Ledger
 from scoring import event_net, score_case
-
-from .helpers import case, elements, meld, score
+from tests.helpers import case, elements, meld, score
 
 N, NF, NJ = "nanning", "nanning-fan", "nanjing"
 ROOT = Path(__file__).resolve().parents[1]

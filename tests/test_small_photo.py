@@ -6,11 +6,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tests.test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
 from vision.detections import Detections
 from vision.pipeline import read_image
 from vision.reader import TileReader
-
-from .test_orientation import composed, needs_data  # noqa: F401  (the fixture and the data mark)
 
 
 def test_boxes_of_several_passes_join_with_their_scores() -> None:

@@ -13,16 +13,16 @@ from streamlit.testing.v1 import AppTest
 
 from ledger import Ledger
 from scoring import RULESETS, register, score_case
+from tests.helpers import SHARED
+from tests.test_vision_units import dets, row
+from tests.toy_ruleset import FlatWin, toy_case
 from vision.classes import CLASS_INDEX
 from vision.correction import correct, restrict
 from vision.layout import analyse, to_hand
+from vision.models import MODELS_DIR
 from vision.photo import load_photo
 from vision.pipeline import read_image
-from vision.reader import MODELS_DIR, TileReader
-
-from .helpers import SHARED
-from .test_vision_units import dets, row
-from .toy_ruleset import FlatWin, toy_case
+from vision.reader import TileReader
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

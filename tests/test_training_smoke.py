@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .helpers import SHARED
+from tests.helpers import SHARED
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 HAS_ULTRA = importlib.util.find_spec("ultralytics") is not None
@@ -21,7 +21,7 @@ def test_classifier_trains_a_step_and_exports_to_onnx(tmp_path: Path):
     import torch
     import torch.nn.functional as F
 
-    from vision.training.train_classifier import TileNet, augment
+    from training.train_classifier import TileNet, augment
 
     model = TileNet()
     x = torch.rand(8, 3, 64, 64)
@@ -41,7 +41,7 @@ def test_classifier_trains_a_step_and_exports_to_onnx(tmp_path: Path):
 @pytest.mark.skipif(not HAS_ULTRA, reason="ultralytics not installed (pip install '.[train]')")
 @pytest.mark.skipif(not WEIGHTS.exists(), reason=f"{WEIGHTS} not found")
 def test_detector_fine_tunes_for_one_tiny_epoch(tmp_path: Path):
-    from vision.training.train_detector import build_dataset, offline_env
+    from training.train_detector import build_dataset, offline_env
 
     offline_env(tmp_path)
     from ultralytics import YOLO
@@ -60,8 +60,8 @@ def test_the_shipped_classifier_loads_back_for_fine_tuning_and_conditions_augmen
     import onnxruntime as ort
     import torch
 
-    from vision.reader import MODELS_DIR
-    from vision.training.train_classifier import Conditions, TileNet, augment, load_onnx_weights
+    from training.train_classifier import Conditions, TileNet, augment, load_onnx_weights
+    from vision.models import MODELS_DIR
 
     path = MODELS_DIR / "classifier.onnx"
     session = ort.InferenceSession(str(path))
@@ -87,7 +87,7 @@ def test_recolour_keeps_white_and_grey_and_the_strokes_where_they_were() -> None
     (the crop's brightness pattern) while their colour changes."""
     import torch
 
-    from vision.training.train_classifier import recolour
+    from training.train_classifier import recolour
 
     face = torch.ones(3, 3, 32, 32)
     face[:, :, 10:22, 14:18] = torch.tensor([0.8, 0.1, 0.1]).view(3, 1, 1)  # a red stroke on white
@@ -105,9 +105,9 @@ def test_recolour_keeps_white_and_grey_and_the_strokes_where_they_were() -> None
 def test_the_shipped_finder_is_rebuilt_trainable_and_gives_the_same_boxes() -> None:
     """A new finder stage starts from the shipped ONNX file: the rebuilt model (batch norms unfolded) reads
     photos as the file does."""
-    from vision.reader import MODELS_DIR
-    from vision.training.data import load_split
-    from vision.training.finder_onnx import check, rebuild
+    from training.data import load_split
+    from training.finder_onnx import check, rebuild
+    from vision.models import MODELS_DIR
 
     photos = [li.path for li in load_split("train")[:4]]
     model = rebuild(str(MODELS_DIR / "detector.onnx"), str(WEIGHTS), photos)

@@ -16,10 +16,10 @@ from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.correction import correct, face_up_stray_backs, restrict
 from vision.crops import orientation, quarter_turnable
 from vision.detections import Detections
+from vision.finder import letterbox, suppress_contained
 from vision.layout import analyse, to_hand
 from vision.photo import DAMAGED, PhotoError, decode_for_reading, decode_image, decode_photo, header_size
 from vision.pipeline import interpret
-from vision.reader import letterbox, suppress_contained
 from vision.repair import repair_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -294,9 +294,9 @@ def test_a_tile_of_another_size_is_left_out_of_the_hand_with_a_warning():
 
 
 def test_groups_right_needs_each_true_group_read_as_its_own_group():
-    from vision.evaluate_hands import partition
+    from evaluation.hands import partition
+    from training.synth import PlacedTile
     from vision.layout import Group
-    from vision.training.synth import PlacedTile
 
     boxes, codes = row(["1m", "2m", "3m", "4p"], 0)
     placed = [PlacedTile(c, b, False, 0 if k < 3 else 1) for k, (b, c) in enumerate(zip(boxes, codes))]
@@ -349,28 +349,27 @@ def test_a_crop_read_short_of_sure_gets_a_second_look_turned_round() -> None:
     """A crop read at ``tta_below`` or more is left as read; one under it is read turned by 180 degrees as well
     and the two views averaged (in one batch with any quarter turns), so a reading that only one view supports
     loses confidence."""
-    from vision.reader import TileReader
+    from vision.calibration import Calibration
+    from vision.classify import Classifier, ClassifyConfig
 
-    reader = TileReader.__new__(TileReader)
-    reader.classifier, reader.batch = _OneSidedClassifier(), 64
-    reader.tta_below, reader.quarter_below, reader.quarter_turn_margin = 0.995, 0.9, 0.25
+    reader = Classifier(_OneSidedClassifier(), Calibration(), ClassifyConfig(tta_below=0.995))  # type: ignore[arg-type]
     sure, short = (np.zeros((64, 64, 3), np.uint8) for _ in range(2))
     sure[:32], short[:32] = 255, 204  # face 0 at logit 10 (p 0.998) and at logit 8 (p 0.986)
-    probs = reader._classify_crops([sure, short])
+    probs = reader.probabilities([sure, short])
     others = len(CLASSIFIER_CODES) - 1
     assert probs[0, 0] == pytest.approx(np.exp(10) / (np.exp(10) + others), rel=1e-4)  # as read
     assert (probs.argmax(1) == 0).all()
     assert probs[1, 0] < 0.9 < np.exp(8) / (np.exp(8) + others)  # the second look took it below a flag
     assert np.allclose(probs.sum(1), 1.0, atol=1e-5)
-    reader.tta_below = 0.9  # a lower bar: the short crop keeps its one-sided confidence
-    assert reader._classify_crops([short])[0, 0] == pytest.approx(np.exp(8) / (np.exp(8) + others), rel=1e-4)
+    reader.config = ClassifyConfig(tta_below=0.9)  # a lower bar: the short crop keeps its one-sided confidence
+    assert reader.probabilities([short])[0, 0] == pytest.approx(np.exp(8) / (np.exp(8) + others), rel=1e-4)
 
 
 def test_the_finders_back_outvotes_a_guessed_face_but_not_a_sure_blank_dragon() -> None:
     """The finder sees a plain tile as face down: over a face the classifier only guessed (a plain back read as
     5m) the back wins; over a blank white dragon the classifier is sure of (it sees ivory, not a coloured back)
     the reading stays P. Every row still sums to one."""
-    from vision.reader import with_finder_backs
+    from vision.classify import with_finder_backs
 
     n = len(CLASSIFIER_CODES)
     probs = np.full((2, n), 0.02 / (n - 1), np.float32)
@@ -410,7 +409,7 @@ def test_a_kong_whose_second_back_glare_paled_is_still_a_concealed_kong_and_an_e
 
 def test_a_labelled_tile_a_condition_pushes_out_of_the_photo_is_measured_as_such() -> None:
     """``vision.evaluate --condition``: a tile the turn cut by the photo's edge is not a label the reader could find."""
-    from vision.evaluate import within
+    from evaluation.photos import within
 
     boxes = np.float32([[10, 10, 50, 60], [-20, 10, 20, 60], [90, 90, 130, 140]])
     assert np.allclose(within(boxes, (100, 100, 3)), [1.0, 0.5, 0.05], atol=1e-6)
@@ -422,8 +421,8 @@ def test_a_slanted_tiles_label_turned_45_degrees_matches_its_tile_only_at_the_lo
     matches only its own label, not its neighbour's."""
     import cv2
 
-    from vision.conditions import rotate
-    from vision.evaluate import match
+    from evaluation.conditions import rotate
+    from evaluation.photos import match
 
     turn = np.radians(30)
     r = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])

@@ -18,8 +18,7 @@ from scoring import RULESETS, score_case
 from scoring.generate import random_case
 from scoring.tiles import CODES, INDEX, N_KINDS
 from scoring.waits import _candidates, _variants, distance, waits
-
-from .helpers import case
+from tests.helpers import case
 
 ROOT = Path(__file__).resolve().parents[1]
 

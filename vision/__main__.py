@@ -17,9 +17,10 @@ import time
 from scoring import DEFAULT, RULESETS
 from scoring.tiles import GLYPHS
 
+from .models import ModelMissing
 from .photo import PhotoError, load_for_reading
 from .pipeline import Reading, read_image
-from .reader import ModelMissing, TileReader
+from .reader import TileReader
 
 
 def summary(r: Reading) -> str:

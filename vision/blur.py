@@ -56,11 +56,12 @@ def main() -> None:
     import argparse
     import json
 
-    from .conditions import CONDITIONS
-    from .evaluate_hands import composed_cases
-    from .reader import downscale
-    from .training.data import load_split
-    from .training.synth import CropBank
+    from evaluation.conditions import CONDITIONS
+    from evaluation.hands import composed_cases
+    from training.data import load_split
+    from training.synth import CropBank
+
+    from .finding import downscale
 
     ap = argparse.ArgumentParser(prog="python -m vision.blur", description=main.__doc__)
     ap.add_argument("--every", type=int, default=10, help="every n-th real `valid` photo")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .geometry import tile_size
+
 CROP_SIZE = 64
 CROP_PAD = 0.08
 
@@ -111,98 +113,6 @@ def washed_share(crop: np.ndarray) -> float:
     h, w = crop.shape[:2]
     inner = crop[h // 8: h - h // 8, w // 8: w - w // 8]
     return float((inner.min(2) >= 245).mean()) if inner.size else 0.0
-
-
-ROW_ANGLE_MIN, ROW_ANGLE_MAX = 4.0, 35.0  # degrees: under it an axis-aligned crop is as good; over it, ambiguous
-
-
-def rows_across(xyxy: np.ndarray, spread: float = 5.0, steepest: float = ROW_ANGLE_MAX) -> float | None:
-    """The median direction of side-by-side neighbours, in degrees (image y down, so positive runs down to the
-    right), when at least 60 % of the pairs agree within ``spread`` degrees; None where they do not (loose tiles,
-    a single column, rows too steep to have neighbours beside: a neighbour counts as beside a tile up to 45
-    degrees off the horizontal, or 10 degrees past ``steepest``)."""
-    if len(xyxy) < 3:
-        return None
-    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    widths, heights = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
-    d = centres[None, :, :] - centres[:, None, :]
-    dist = np.hypot(d[..., 0], d[..., 1])
-    np.fill_diagonal(dist, np.inf)
-    off = np.tan(np.radians(min(max(45.0, steepest + 10.0), 80.0)))
-    beside = (np.abs(d[..., 1]) <= off * np.abs(d[..., 0])) & (d[..., 0] > 0)  # the neighbour to the right
-    near = dist <= 1.5 * np.maximum(widths[:, None], widths[None, :])
-    # neighbours of one shape (both upright or both sideways) first: a sideways tile of a meld lies lower than
-    # its upright neighbours, so the pair's centres run off the row by up to 10 degrees
-    tall, size = widths < heights, np.sqrt(np.maximum(widths * heights, 1e-6))  # (boxes of tiles up to 45 degrees)
-    same = (tall[:, None] == tall[None, :]) & (np.abs(size[:, None] - size[None, :]) <= 0.2 * size[:, None])
-    for pick in (beside & near & same, beside & near):
-        cand = np.where(pick, dist, np.inf)
-        j = cand.argmin(1)
-        has = np.isfinite(cand[np.arange(len(xyxy)), j])
-        if has.sum() >= 3:
-            break
-    if has.sum() < 3:
-        return None
-    pair = d[np.flatnonzero(has), j[has]]
-    angles = np.degrees(np.arctan2(pair[:, 1], pair[:, 0]))
-    med = float(np.median(angles))
-    return med if (np.abs(angles - med) <= spread).mean() >= 0.6 else None
-
-
-def row_direction(xyxy: np.ndarray, spread: float = 5.0, steepest: float = ROW_ANGLE_MAX) -> float:
-    """The direction the photo's rows run in (``rows_across``); 0 where there is none or it lies outside
-    ``ROW_ANGLE_MIN``..``steepest``."""
-    med = rows_across(xyxy, spread, steepest)
-    return med if med is not None and ROW_ANGLE_MIN <= abs(med) <= steepest else 0.0
-
-
-def row_angle(xyxy: np.ndarray) -> float:
-    """``row_direction``, where the tiles' own shapes along it are a tile's (taller than wide as a rule); else 0,
-    so that the photo keeps axis-aligned crops: a photo stretched unevenly (the shared export squashed every
-    photo to a square) or seen at a steep angle gives shapes that no tile has, and there an axis-aligned crop is
-    the safer cut."""
-    med = row_direction(xyxy)
-    if not med:
-        return 0.0
-    flat = levelled(xyxy, med)
-    tall = float(np.median((flat[:, 3] - flat[:, 1]) / np.maximum(flat[:, 2] - flat[:, 0], 1e-6)))
-    return med if 1.1 <= tall <= 1.9 else 0.0
-
-
-def tile_size(box: np.ndarray | tuple[float, float, float, float], angle: float) -> tuple[float, float] | None:
-    """The width and height of the tile whose axis-aligned box, turned by ``angle`` degrees, is ``box``; None where
-    no such rectangle fits (the box is too square for the angle)."""
-    bw, bh = float(box[2] - box[0]), float(box[3] - box[1])
-    c, s = np.cos(np.radians(angle)), abs(np.sin(np.radians(angle)))
-    det = c * c - s * s
-    w, h = (bw * c - bh * s) / det, (bh * c - bw * s) / det
-    return None if w < 0.3 * bw or h < 0.3 * bh else (w, h)
-
-
-def level_rotation(angle: float, corner: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
-    """The 2x3 map that turns a photo so that rows running at ``angle`` degrees (image y down: positive runs down
-    to the right) run level, then moves ``corner`` (in the turned frame) to the origin."""
-    a = np.radians(angle)
-    c, s = float(np.cos(a)), float(np.sin(a))
-    return np.array([[c, s, -corner[0]], [-s, c, -corner[1]]], np.float64)
-
-
-def moved(m: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points moved by the 2x3 map ``m``."""
-    return m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2]
-
-
-def levelled(xyxy: np.ndarray, angle: float) -> np.ndarray:
-    """The boxes as they would be with the photo turned so that rows at ``angle`` degrees run level: centres turned
-    about the origin, each box its tile's own size (the layout groups rows and melds on these)."""
-    if not angle or len(xyxy) == 0:
-        return xyxy.copy()
-    x, y = moved(level_rotation(angle), (xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2)
-    out = np.empty_like(xyxy)
-    for i, box in enumerate(xyxy):
-        w, h = tile_size(box, angle) or (float(box[2] - box[0]), float(box[3] - box[1]))
-        out[i] = (x[i] - w / 2, y[i] - h / 2, x[i] + w / 2, y[i] + h / 2)
-    return out
 
 
 def oriented_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], angle: float,

@@ -20,8 +20,8 @@ from scoring.tiles import CODES
 from scoring.tiles import FLOWERS as FLOWER_KINDS
 
 from .classes import CLASS_INDEX
-from .crops import levelled, row_angle
 from .detections import Detections
+from .geometry import levelled, row_angle
 from .said import Said
 
 FLOWERS = {CODES[k] for k in FLOWER_KINDS}  # f1-f8 lie apart as flowers in every ruleset

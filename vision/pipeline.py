@@ -17,8 +17,8 @@ from .chooser import changes, choose_hand
 from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
+from .geometry import read_shape
 from .layout import Layout, analyse, to_hand
-from .orientation import read_shape
 from .photo import load_for_reading
 from .reader import TileReader
 from .said import Said, in_lang

@@ -16,11 +16,12 @@ import streamlit as st
 from scoring import Ruleset
 from scoring.tiles import INDEX
 from vision.calibration import shipped_calibration
+from vision.geometry import as_read
 from vision.layout import meld_tiles
-from vision.orientation import as_read
+from vision.models import ModelMissing, shipped_models_dir
 from vision.photo import PhotoError, decode_for_reading
 from vision.pipeline import Reading, detect, interpret
-from vision.reader import ModelMissing, TileReader, shipped_models_dir
+from vision.reader import TileReader
 
 from .draw import annotate
 from .session import PhotoSeen, Tab

@@ -12,10 +12,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..classes import CAMERASH_CODES, CLASS_INDEX, RF_CODES, fix_labels, mislabelled
-from ..crops import tile_crop
-from ..detections import squashed
-from ..labels import read_yolo, source_name
+from vision.classes import CAMERASH_CODES, CLASS_INDEX, RF_CODES, fix_labels, mislabelled
+from vision.crops import tile_crop
+from vision.detections import squashed
+from vision.labels import read_yolo, source_name
 
 EXPORT_SIZE = 640  # the export stretched every photo to 640 x 640
 
@@ -25,7 +25,7 @@ def shared_dir() -> Path:
     env = os.environ.get("MAHJONG_SHARED")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2].parent / "shared"
+    return Path(__file__).resolve().parents[1].parent / "shared"
 
 
 def rf_dir() -> Path:

@@ -20,20 +20,20 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.conditions import CONDITIONS
+from evaluation.photos import match
+from evaluation.scenes import SCENES
 from scoring import RULESETS
 from scoring.generate import random_case
 from scoring.tiles import CODES
-
-from .conditions import CONDITIONS
-from .detections import Detections
-from .evaluate import match
-from .layout import analyse, to_hand
-from .orientation import photo_boxes
-from .pipeline import read_image
-from .reader import MODELS_DIR, TileReader
-from .scenes import SCENES
-from .training.data import load_split
-from .training.synth import CropBank, PlacedTile, compose
+from training.data import load_split
+from training.synth import CropBank, PlacedTile, compose
+from vision.detections import Detections
+from vision.geometry import photo_boxes
+from vision.layout import analyse, to_hand
+from vision.models import MODELS_DIR
+from vision.pipeline import read_image
+from vision.reader import ReaderConfig, TileReader
 
 SIDE_POS = {"left": 0, "opposite": 1, "right": -1}
 
@@ -230,8 +230,8 @@ def main() -> None:
     unknown = [n for n in names if n not in known]
     if unknown:
         ap.error(f"unknown condition {', '.join(unknown)}; known: {', '.join(known)}, all")
-    reader = TileReader(args.models, threads=2, repair=not args.no_repair, oriented=not args.no_oriented,
-                        deblur=not args.no_deblur)
+    reader = TileReader(args.models, threads=2, config=ReaderConfig().but(
+        repair=not args.no_repair, oriented=not args.no_oriented, deblur=not args.no_deblur))
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     if len(names) == 1:
         print(json.dumps(evaluate(args, reader, bank, names[0]), indent=1, ensure_ascii=False))

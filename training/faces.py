@@ -23,8 +23,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from ..classes import CLASS_INDEX
-from ..crops import tile_crop
+from vision.classes import CLASS_INDEX
+from vision.crops import tile_crop
 
 NUMERALS = "一二三四五六七八九"
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}

@@ -18,17 +18,17 @@ from pathlib import Path
 
 import numpy as np
 
+from evaluation.conditions import CONDITIONS
 from scoring import RULESETS
-
-from .classes import CLASSIFIER_CODES, RF_CODES, fix_labels, mislabelled
-from .conditions import CONDITIONS
-from .correction import restrict
-from .detections import box_areas, intersections, squashed
-from .labels import read_yolo, source_name
-from .orientation import photo_boxes
-from .photo import PhotoError, load_photo
-from .reader import MODELS_DIR, TileReader
-from .training.data import DESIGNS, design
+from training.data import DESIGNS, design
+from vision.classes import CLASSIFIER_CODES, RF_CODES, fix_labels, mislabelled
+from vision.correction import restrict
+from vision.detections import box_areas, intersections, squashed
+from vision.geometry import photo_boxes
+from vision.labels import read_yolo, source_name
+from vision.models import MODELS_DIR
+from vision.photo import PhotoError, load_photo
+from vision.reader import ReaderConfig, TileReader
 
 WIDEST = max(RULESETS.values(), key=lambda r: len(r.tile_kinds()))  # every face and flower some ruleset has
 
@@ -198,14 +198,15 @@ def main() -> None:
     ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
                     help="change every photo and its labels one way (vision/conditions.py), e.g. rot45")
     args = ap.parse_args()
-    reader = TileReader(args.models, threads=args.threads, repair=not args.no_repair,
-                        not_tile_above=args.not_tile_above, oriented=not args.no_oriented, deblur=not args.no_deblur)
+    config = ReaderConfig().but(repair=not args.no_repair, not_tile_above=args.not_tile_above,
+                                oriented=not args.no_oriented, deblur=not args.no_deblur)
     if args.no_level:
-        reader.level_photo_from = 0.0
+        config = config.but(level_photo_from=0.0)
     if args.no_aspect_retry:
-        reader.retry_below = 0.0
+        config = config.but(retry_below=0.0)
     if args.conf is not None:
-        reader.conf = args.conf
+        config = config.but(conf=args.conf)
+    reader = TileReader(args.models, threads=args.threads, config=config)
     names = RF_CODES if args.names == "rf" else CLASSIFIER_CODES
     print(json.dumps(evaluate(args.images, args.labels, reader, names, args.keep_bad, args.limit,
                                 args.labels_as_given, args.condition, args.iou, args.tile_set), indent=1))

@@ -86,7 +86,7 @@ def _batches(photos: list[Path], imgsz: int, size: int = 8):
     import cv2
     import torch
 
-    from ..reader import letterbox
+    from vision.finder import letterbox
 
     for i in range(0, len(photos), size):
         blobs = []
@@ -118,7 +118,7 @@ def check(model: object, onnx_path: str, photos: list[Path], imgsz: int = 416) -
 def main() -> None:
     import torch
 
-    from .data import load_split, shared_dir
+    from training.data import load_split, shared_dir
 
     ap = argparse.ArgumentParser(prog="python -m vision.training.finder_onnx", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -35,14 +35,14 @@ def finder_inputs(photos: int = 60, hands: int = 40, seed: int = 5) -> list[np.n
     composed 12-MP hands of `train` crops (deterministic for a seed)."""
     import cv2
 
-    from vision.evaluate_hands import table_groups, truth_case
+    from evaluation.hands import table_groups, truth_case
+    from training.data import load_split
+    from training.synth import CropBank, compose
     from vision.reader import TileReader
-    from vision.training.data import load_split
-    from vision.training.synth import CropBank, compose
 
     reader = TileReader(threads=2, zoom_finder=None)
     blobs: list[np.ndarray] = []
-    inner = reader.detector
+    inner = reader.finder.model
 
     class Recorder:
         """The finder session, recording each input it is given."""
@@ -54,7 +54,7 @@ def finder_inputs(photos: int = 60, hands: int = 40, seed: int = 5) -> list[np.n
         def __getattr__(self, name: str) -> object:
             return getattr(inner, name)
 
-    reader.detector = reader.zoom_detector = Recorder()  # type: ignore[assignment]
+    reader.finder.model = Recorder()  # type: ignore[assignment]
     train = load_split("train")
     rng, nrng = random.Random(seed), np.random.default_rng(seed)
     for labelled in rng.sample(train, photos):

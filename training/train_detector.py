@@ -19,9 +19,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .data import load_split, shared_dir
-from .synth import CropBank, compose, random_table_groups
-from .table_aug import steep_turn, table_conditions
+from training.data import load_split, shared_dir
+from training.synth import CropBank, compose, random_table_groups
+from training.table_aug import steep_turn, table_conditions
 
 
 def offline_env(work: Path) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from .training.synth import CropBank, render_back
+from training.synth import CropBank, render_back
 
 Boxes = np.ndarray
 FACES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")

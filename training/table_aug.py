@@ -11,7 +11,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from ..conditions import Boxes, homography, keystone
+from evaluation.conditions import Boxes, homography, keystone
 
 
 def perspective(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:

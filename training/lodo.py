@@ -84,7 +84,7 @@ def table(work: Path) -> dict[str, dict]:
 def fold_models(work: Path, fold: str) -> Path:
     """A models folder that reads with the fold's classifier and the shipped finder (no calibration file: the raw
     probabilities, since no fold has data of its own to fit one on)."""
-    from ..reader import MODELS_DIR
+    from vision.models import MODELS_DIR
 
     out = fold_dir(work, fold) / "models"
     out.mkdir(exist_ok=True)
@@ -100,9 +100,9 @@ def fold_models(work: Path, fold: str) -> Path:
 def valid_crops() -> dict[str, tuple[list[np.ndarray], np.ndarray, np.ndarray]]:
     """Per tile set: the `valid` crops (cut as the training's are), their classes, and which of them the reader
     would also read a quarter turned (``crops.quarter_turnable`` of their photo's boxes)."""
-    from ..classes import CLASS_INDEX
-    from ..crops import quarter_turnable, tile_crop
-    from .data import labelled_tiles
+    from training.data import labelled_tiles
+    from vision.classes import CLASS_INDEX
+    from vision.crops import quarter_turnable, tile_crop
 
     crops: dict[str, list[np.ndarray]] = defaultdict(list)
     classes: dict[str, list[int]] = defaultdict(list)
@@ -121,10 +121,10 @@ def read_held_out(work: Path, threads: int = 2) -> dict[str, dict]:
     """Each held-out set read by the classifier of the fold that never saw it, as the reader uses it: its `valid`
     crops alone (top-1) and with the reader's second look at unsure crops, and its `valid` photos read whole (class
     accuracy of the tiles found, tiles right of all labelled, photos entirely right)."""
-    from ..classes import RF_CODES
-    from ..evaluate import evaluate
-    from ..reader import TileReader
-    from .data import rf_dir
+    from evaluation.photos import evaluate
+    from training.data import rf_dir
+    from vision.classes import RF_CODES
+    from vision.reader import TileReader
 
     sets = valid_crops()
     rows = {}
@@ -134,8 +134,8 @@ def read_held_out(work: Path, threads: int = 2) -> dict[str, dict]:
             continue
         reader = TileReader(fold_models(work, fold), threads=threads)
         crops, classes, turnable = sets[tile_set]
-        alone = reader._logp(crops).argmax(1)
-        looked = reader._classify_crops(crops, turnable).argmax(1)
+        alone = reader.classifier.logp(crops).argmax(1)
+        looked = reader.classifier.probabilities(crops, turnable).argmax(1)
         photos = evaluate(rf_dir() / "valid" / "images", rf_dir() / "valid" / "labels", reader, RF_CODES,
                           tile_set=tile_set)
         rows[tile_set] = {"tiles": len(classes), "crops_top1": round(float((alone == classes).mean()), 4),

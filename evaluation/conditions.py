@@ -11,7 +11,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from .orientation import turn_boxes, turn_image
+from vision.geometry import turn_boxes, turn_image
 
 Boxes = np.ndarray  # (n, 4) x1 y1 x2 y2
 
@@ -165,7 +165,7 @@ def jpeg(quality: int) -> Callable:
 def clutter(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
     """The rest of the table around the hand, farther from the camera: a wall row of face-down tiles and a field
     of discards (the hand's own faces, a little smaller, turned any quarter). The true boxes stay the hand's."""
-    from .training.synth import render_back
+    from training.synth import render_back
 
     h, w = img.shape[:2]
     out = img.copy()

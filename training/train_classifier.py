@@ -20,11 +20,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ..classes import CLASS_INDEX, CLASSIFIER_CODES
-from ..crops import CROP_SIZE, crops_to_batch, tile_crop
-from ..detections import intersections
-from .data import EXPORT_SIZE, collect_camerash, labelled_tiles, load_split
-from .synth import render_back
+from training.data import EXPORT_SIZE, collect_camerash, labelled_tiles, load_split
+from training.synth import render_back
+from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
+from vision.crops import CROP_SIZE, crops_to_batch, tile_crop
+from vision.detections import intersections
 
 
 def collect(split: str, drop_bad: bool = True, stretched_copies: int = 1, leave_out: str = ""
@@ -469,7 +469,7 @@ def main() -> None:
         xr, yr = collect_turned("train", args.turned_copies, args.seed, args.leave_out)
         xt, yt = np.concatenate([xt, xr]), np.concatenate([yt, yr])
     if args.synth_faces:
-        from .faces import synth_faces
+        from training.faces import synth_faces
 
         xf, yf = synth_faces(args.synth_faces, args.seed)
         xt, yt = np.concatenate([xt, xf]), np.concatenate([yt, yf])

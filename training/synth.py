@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from ..detections import box_areas, intersections
-from .data import LabelledImage
+from training.data import LabelledImage
+from vision.detections import box_areas, intersections
 
 
 @dataclass

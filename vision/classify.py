@@ -1,0 +1,220 @@
+"""The crop classifier: each box cut from the full-resolution photo (along its row where rows run at a slant),
+read with test-time turns where unsure, de-glared where a highlight washed it out, and calibrated."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import onnxruntime as ort
+
+from .calibration import Calibration
+from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
+from .crops import crops_to_batch, orientation, oriented_crop, quarter_turnable, tile_crop, washed_share
+from .detections import Detections
+from .geometry import levelled, row_angle
+from .glare import take_off, veil_map, veil_of_boxes
+
+BLANK = CLASS_INDEX["P"]  # the blank white dragon: a plain face
+WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
+VEILED = 0.3  # the mean veil strength over a tile from which its de-glared crop is read too
+WASHED_MIX = 0.9  # the most a washed face's reading is spread
+GLARE_T = 3.0  # temperature of the reading of a de-glared crop: a hint among faces, never a confident answer
+
+
+@dataclass(frozen=True)
+class ClassifyConfig:
+    """``batch``: crops per classifier run; ``tta_below``: a crop whose top probability is under it is read turned
+    by 180 degrees too; ``quarter_below``/``quarter_turn_margin``: one under that, whose upright end is in doubt,
+    is read a quarter turned both ways, kept when surer by the margin (None: never); ``photo_turn``: boxes
+    landscape as a rule may mean a photo turned by a quarter; ``not_tile_above``: with a "not a tile" class, boxes
+    it gives more are dropped; ``oriented``: tiles of slanted rows are cut along their row; ``deglare``: tiles
+    under glare are read de-glared too."""
+
+    batch: int = 64
+    tta_below: float = 0.9
+    quarter_turn_margin: float | None = 0.25
+    quarter_below: float = 0.9
+    photo_turn: bool = True
+    not_tile_above: float = 0.5
+    oriented: bool = True
+    deglare: bool = True
+
+
+def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray | None = None) -> np.ndarray:
+    """A face washed out by glare is not read as the blank white dragon it looks like: where a crop is blown out
+    and read as blank (or unsure), its probabilities are mixed with a spread over the faces in proportion to how
+    much is blown out (up to 90 %), so the rule-aware correction leans on the hand and the page flags the tile
+    instead of a confident guess. The spread is even, or half even and half ``hint`` (per row: the flattened
+    reading of the crop with the glare veil taken off, ``glare.take_off``), so that among the faces the hand
+    allows, the one the washed face still shows traces of comes first."""
+    mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * WASHED_MIX
+    if not len(probs) or not mix.any():
+        return probs
+    # a face still read clearly is a bright photo, not a lost face: only a blank reading or an unsure one spreads
+    mix *= (probs.argmax(1) == CLASS_INDEX["P"]) | (probs.max(1) < 0.6)
+    even = np.ones(probs.shape[1], np.float32)
+    even[BACK] = 0.0
+    even /= even.sum()
+    spread = np.broadcast_to(even, probs.shape)
+    if hint is not None:
+        h = hint.copy()
+        h[:, BACK] = 0.0
+        spread = 0.5 * spread + 0.5 * h / np.maximum(h.sum(1, keepdims=True), 1e-9)
+    return ((1 - mix[:, None]) * probs + mix[:, None] * spread).astype(np.float32)
+
+
+def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
+    """The classifier's probabilities with the finder's "face down" score let in: where the finder saw a tile's
+    back, that outvotes a face the classifier guessed on a plain back, except a blank white dragon the classifier
+    is sure of (to the finder a plain ivory face and a plain back look alike; the classifier sees the back's
+    colour: on composed hands, 2 of the 10 hands glare broke at seed 1 were blank dragons read as backs)."""
+    p_back = np.maximum(probs[:, BACK], back_score * (1 - probs[:, BLANK]))
+    rest = probs.copy()
+    rest[:, BACK] = 0
+    rest *= ((1 - p_back) / np.maximum(rest.sum(1), 1e-6))[:, None]
+    rest[:, BACK] = p_back
+    return rest.astype(np.float32)
+
+
+Cut = Callable[[int, np.ndarray], np.ndarray]  # tile i as the reader cuts it, from a photo
+
+
+class Classifier:
+    """The crop classifier session with its calibration."""
+
+    def __init__(self, model: ort.InferenceSession, calibration: Calibration,
+                 config: ClassifyConfig | None = None) -> None:
+        self.model = model
+        self.calibration = calibration
+        self.config = config or ClassifyConfig()
+
+    def classify(self, img: np.ndarray, det: Detections, quarter: int = 0, veil: np.ndarray | None = None,
+                 measured: bool = False) -> Detections:
+        """Fill in class probabilities from crops of the (full-resolution) image; sideways crops are turned.
+        ``quarter`` (3): the finder already read the photo turned, so its crops are turned without reading them
+        both ways; otherwise, boxes landscape as a rule that read surer turned upright make the photo one turned by
+        a quarter (``det.turned``). With ``deglare``, a tile under the photo's glare veil is read from its crop with
+        the veil taken off as well, and so is a washed-out face; ``measured``: ``veil`` is the photo's
+        ``glare.veil_map`` already (None without a blown-out spot); otherwise it is measured here. With a "not a
+        tile" class, boxes it gives over ``not_tile_above`` are dropped."""
+        c = self.config
+        cut, crops, logp, side = self._read_crops(img, det, quarter)
+        if c.deglare and not measured:
+            veil = veil_map(img)
+        veiled = np.flatnonzero(veil_of_boxes(veil, img.shape, det.xyxy) >= VEILED)
+        washed = np.array([washed_share(crop) for crop in crops])
+        # the photo with the veil taken off, made only when a tile needs it (a 12-MP copy costs)
+        clear = take_off(img, veil) if len(veiled) or (veil is not None and (washed > WASHED_FROM).any()) else None
+        if len(veiled):
+            # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
+            logp[veiled] = (logp[veiled] + self.logp([cut(i, clear) for i in veiled])) / 2
+        det.probs = self.probabilities(crops, quarter_turnable(det.xyxy), logp)
+        n = len(CLASSIFIER_CODES)
+        not_tile = None
+        if det.probs.shape[1] == n + 1:  # a classifier with the last class "not a tile" (table, tray, cloth)
+            not_tile = det.probs[:, n].copy()
+            det.probs = (det.probs[:, :n] / np.maximum(det.probs[:, :n].sum(1, keepdims=True), 1e-6)).astype(
+                np.float32)
+        if det.back_score is not None and len(det):
+            det.probs = with_finder_backs(det.probs, det.back_score)
+        det.sideways = np.array(side, bool)
+        det.probs = self.calibration.apply(det.probs)
+        det.probs = unsure_where_washed(det.probs, washed, self._deglared_hint(cut, img, washed, clear))
+        if not_tile is not None and c.not_tile_above:
+            det = det[not_tile <= c.not_tile_above]
+        return det
+
+    def _read_crops(self, img: np.ndarray, det: Detections, quarter: int
+                    ) -> tuple[Cut, list[np.ndarray], np.ndarray, np.ndarray]:
+        """Each box's crop and log-probabilities, turned upright by its own shape along its row (a box around a
+        slanted tile is squarer than the tile), or, for a photo turned by a quarter, all kept as they lie when
+        that reads surer; sets ``det.turned``. Also the cut of tile i from another photo, and the sideways tiles."""
+        angle = row_angle(det.xyxy) if self.config.oriented else 0.0
+        turn, side = orientation(levelled(det.xyxy, angle))
+
+        def cut_box(box: np.ndarray, tb: bool, src: np.ndarray = img) -> np.ndarray:
+            return (oriented_crop(src, box, angle, turn=tb) if angle else tile_crop(src, box, turn=tb))[0]
+
+        crops = [cut_box(box, bool(tb)) for box, tb in zip(det.xyxy, turn)]
+        logp = self.logp(crops)
+        det.turned = quarter
+        if not quarter and self.config.photo_turn and len(det) >= 3 and turn.mean() > 0.5:
+            # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
+            # landscape; the classifier's surer reading of the whole photo decides which
+            kept = [cut_box(box, False) for box in det.xyxy]
+            logp_kept = self.logp(kept)
+            if logp_kept.max(1).sum() > logp.max(1).sum():
+                crops, logp, turn = kept, logp_kept, np.zeros(len(det), bool)
+            else:
+                det.turned = 3  # the crops were turned clockwise: so is the photo (3 counter-clockwise turns)
+
+        def cut(i: int, src: np.ndarray) -> np.ndarray:
+            return cut_box(det.xyxy[i], bool(turn[i]), src)
+
+        return cut, crops, logp, side
+
+    def _deglared_hint(self, cut: Cut, img: np.ndarray, washed: np.ndarray, clear: np.ndarray | None
+                       ) -> np.ndarray | None:
+        """For the crops glare washed out (``washed`` over ``WASHED_FROM``): the classifier's reading of the same
+        crops cut from ``clear``, the photo with the glare veil taken off, flattened by ``GLARE_T`` (a hint, see
+        ``unsure_where_washed``); rows of other crops are even. None when no crop is washed out or there is no
+        de-glared photo."""
+        idx = np.flatnonzero(washed > WASHED_FROM)
+        if clear is None or clear is img or not len(idx):
+            return None
+        logp = self.logp([cut(int(i), clear) for i in idx])[:, :len(CLASSIFIER_CODES)] / GLARE_T
+        hint = np.ones((len(washed), len(CLASSIFIER_CODES)), np.float32)
+        e = np.exp(logp - logp.max(1, keepdims=True))
+        hint[idx] = e / e.sum(1, keepdims=True)
+        return hint
+
+    def logp(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Classifier log-probabilities of crops, in batches."""
+        name = self.model.get_inputs()[0].name
+        out = []
+        for i in range(0, len(crops), self.config.batch):
+            logits = self.model.run(None, {name: crops_to_batch(crops[i:i + self.config.batch])})[0]
+            logp = logits - logits.max(1, keepdims=True)
+            out.append(logp - np.log(np.exp(logp).sum(1, keepdims=True)))
+        return np.concatenate(out) if out else np.zeros((0, len(CLASSIFIER_CODES)), np.float32)
+
+    def probabilities(self, crops: list[np.ndarray], turnable: np.ndarray | None = None,
+                      logp: np.ndarray | None = None) -> np.ndarray:
+        """Class probabilities per crop (``logp``: their log-probabilities, when already computed), with test-time
+        turns for the crops the classifier is not sure of: under ``tta_below``, also read turned by 180 degrees and
+        the log-probabilities averaged (a second look that lowers the confidence of a reading only one view
+        supports); under ``quarter_below`` and ``turnable``, read a quarter turned both ways too, and that pair
+        replaces the first when its top log-probability is higher by more than ``quarter_turn_margin``. (The
+        crop's upright end is chosen from its box's shape, which fails for a tile lying near 45 degrees and for
+        photos stretched so far that upright tiles come out landscape.)"""
+        c = self.config
+        logp = self.logp(crops) if logp is None else logp.copy()
+        top = np.exp(logp.max(1)) if len(logp) else np.zeros(0)
+        unsure = np.flatnonzero(top < c.tta_below)
+        if len(unsure):
+            may = top[unsure] < c.quarter_below
+            if turnable is not None:
+                may &= turnable[unsure]
+            if c.quarter_turn_margin is None:
+                may[:] = False
+            logp[unsure] = self._turned_views(crops, logp, unsure, may)
+        e = np.exp(logp - logp.max(1, keepdims=True))
+        return (e / e.sum(1, keepdims=True)).astype(np.float32)
+
+    def _turned_views(self, crops: list[np.ndarray], logp: np.ndarray, unsure: np.ndarray, may: np.ndarray
+                      ) -> np.ndarray:
+        """The unsure crops' log-probabilities averaged with their half turn, or with both quarter turns where
+        ``may`` and that pair is clearly surer: every turned view in one batch."""
+        quarters = unsure[may]
+        views = [(i, 2) for i in unsure] + [(i, 1) for i in quarters] + [(i, 3) for i in quarters]
+        out = self.logp([np.ascontiguousarray(np.rot90(crops[i], k)) for i, k in views])
+        upright = (logp[unsure] + out[:len(unsure)]) / 2
+        if len(quarters):
+            quarter = (out[len(unsure):len(unsure) + len(quarters)] + out[len(unsure) + len(quarters):]) / 2
+            margin = self.config.quarter_turn_margin or 0.0
+            better = quarter.max(1) > upright[may].max(1) + margin
+            rows = np.flatnonzero(may)[better]
+            upright[rows] = quarter[better]
+        return upright

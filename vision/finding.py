@@ -1,0 +1,239 @@
+"""Finding the tiles of a photo: the finder's first pass, and the transforms of the photo tried where it is
+unsure (sharpened, turned by a quarter, un-stretched, enlarged). Boxes come back in the photo's own pixels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .blur import blurred, sharpened
+from .crops import SQUAT, side_by_side
+from .detections import Detections
+from .finder import SURE, Finder, confident_mass
+from .geometry import ROW_ANGLE_MAX, ROW_ANGLE_MIN, rows_across, turn_boxes, turn_image, turned_shape
+from .glare import take_off, veil_map
+from .orientation import edge_slant, landscape
+from .repair import repair_rows
+from .zoom import Zoom
+
+# (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
+ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
+TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
+PITCHED_MARGIN = 1.15  # how much surer a photo that looks shot pitched must read turned to be taken as turned
+LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
+LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
+WEAK_FIRST_PASS = 8  # sure boxes: a first pass with fewer (and no rows) has the photo's edges measured for a slant
+EDGE_SLANT_MATCH = 10.0  # degrees: rows steeper than ROW_ANGLE_MAX count when the edges' slant is this close
+EDGE_AGREEMENT = 0.15  # how well the edges must agree on a slant (a hand's tiles give 0.2-0.6)
+SQUARISH = 1.15  # the widest median box taken for tiles tilted in the photo's plane rather than turned by a quarter
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Which transforms of the photo the search tries. ``retry_below``: a mean finder score under it is unsure
+    (0: never); ``photo_turn``: a photo of landscape tiles is read turned by a quarter; ``turn_zoom``: that read is
+    the zoomed pass over the turned photo; ``zoom_after_retry``: an unsure photo no squashing helped is read
+    enlarged too; ``repair``: tiles cut in two joined, phantoms dropped; ``deglare``: read with the glare veil taken
+    off; ``deblur``: a blurred photo the finder is unsure of is read sharpened too."""
+
+    retry_below: float = 0.6
+    photo_turn: bool = True
+    turn_zoom: bool = True
+    zoom_after_retry: bool = True
+    repair: bool = True
+    deglare: bool = True
+    deblur: bool = True
+
+
+@dataclass
+class Found:
+    """What the search found: boxes in the photo's pixels, the quarter turns (0 or 3) the photo was read at, the
+    photo's glare veil (``glare.veil_map``: None without a blown-out spot), and, for a first pass returned early
+    because its rows run at a slant, that slant (None otherwise)."""
+
+    det: Detections
+    quarter: int = 0
+    veil: np.ndarray | None = None
+    slant: float | None = None
+
+
+def downscale(img: np.ndarray, max_side: float) -> np.ndarray:
+    """A copy no larger than max_side on its long side (Gaussian halving, then area averaging); small photos as is.
+    (A light blur and bilinear resampling is 4x faster for the last step, but read 3 fewer of 480 turned hands
+    right: the reader keeps area averaging.)"""
+    h, w = img.shape[:2]
+    if max(h, w) <= max_side:
+        return img
+    src = img
+    while max(src.shape[:2]) >= 2 * max_side:
+        src = cv2.pyrDown(src)
+    r = max_side / max(h, w)
+    return cv2.resize(src, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
+
+
+def steep_rows_agree(img: np.ndarray, xyxy: np.ndarray, slant: float) -> bool:
+    """Whether rows found running steeper than ``ROW_ANGLE_MAX`` are a hand's: the photo's edges around the boxes
+    run the same way, modulo a quarter turn (``orientation.edge_slant``). Loose tiles lying every which way and
+    columns side by side give steep "rows" that the tiles' own edges do not."""
+    if abs(slant) <= ROW_ANGLE_MAX:
+        return True
+    edges, agree = edge_slant(img, xyxy)
+    return agree >= EDGE_AGREEMENT and abs((slant - edges + 45.0) % 90.0 - 45.0) <= EDGE_SLANT_MATCH
+
+
+def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> float:
+    """The slant of a first pass's rows, or where it saw little and no rows, of the photo's edges (modulo a quarter
+    turn): the photo is read levelled by it when it is ``slant_from`` degrees or more; else 0."""
+    # (the low-resolution pass places tilted tiles loosely, so its pairs need only agree within 10 degrees; steep
+    # rows the edges deny are no rows)
+    rows = rows_across(best.xyxy, LOOSE_ROWS, LEVEL_STEEPEST)
+    trusted = rows is not None and steep_rows_agree(small, best.xyxy, rows)
+    slant = 0.0
+    # (not a photo turned by a quarter: its rows run up the picture, and two of them side by side look slanted; its
+    # tiles' boxes are clearly landscape, where those of tiles tilted 20-30 degrees are about square)
+    if trusted and rows is not None and not landscape(best, least=SQUARISH) \
+            and ROW_ANGLE_MIN <= abs(rows) <= LEVEL_STEEPEST:
+        slant = rows
+    sure = best[best.confidence >= SURE]
+    if abs(slant) < slant_from and len(sure) < WEAK_FIRST_PASS and not trusted:
+        edges, agree = edge_slant(small, sure.xyxy) if len(sure) >= 3 else (0.0, 0.0)
+        if agree < EDGE_AGREEMENT:  # (around a few boxes the faces' strokes weigh more: the whole photo)
+            edges, agree = edge_slant(small)
+        slant = edges if agree >= EDGE_AGREEMENT else 0.0
+    return slant if abs(slant) >= slant_from else 0.0
+
+
+def to_photo(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
+    """Boxes from the downscaled copy's pixels to the photo's."""
+    if len(det):
+        det.xyxy[:, [0, 2]] = (det.xyxy[:, [0, 2]] / scale[0]).clip(0, shape[1])
+        det.xyxy[:, [1, 3]] = (det.xyxy[:, [1, 3]] / scale[1]).clip(0, shape[0])
+    return det
+
+
+class Search:
+    """The finder's passes over one photo (``find``), with the zoomed pass ``zoom``."""
+
+    def __init__(self, finder: Finder, zoom: Zoom, config: SearchConfig | None = None) -> None:
+        self.finder = finder
+        self.zoom = zoom
+        self.config = config or SearchConfig()
+
+    def unsure(self, det: Detections) -> bool:
+        """Whether the finder is unsure of a reading (nothing found, or mean score under ``retry_below``)."""
+        below = self.config.retry_below
+        return bool(below) and (not len(det) or float(det.confidence.mean()) < below)
+
+    def working_copy(self, img: np.ndarray, sharp: bool | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """The finder's working copy of a photo (at most ``zoom.work_side`` long), with the glare veil taken off
+        (tiles under a highlight get their edges back) and sharpened when ``sharp``; and the veil (the same map
+        serves the photo: it is smooth)."""
+        small = downscale(img, self.zoom.work_side())
+        veil = veil_map(small) if self.config.deglare else None
+        small = take_off(small, veil)
+        return (sharpened(small) if sharp else small), veil
+
+    def find(self, img: np.ndarray, slant_from: float = 0.0, first_size: float = 1.0, sharp: bool | None = None
+             ) -> Found:
+        """Tile boxes in the photo's pixels, the quarter turns it was read at and its glare veil (``Found``).
+
+        An unsure first pass is read again squashed along either axis (``unstretched``: exported datasets stretch
+        photos to a square), sharpened where the photo measures blurred (``deblurred``), turned by a quarter where
+        its tiles lie landscape (``turned``); small tiles are read again enlarged (``Zoom``); last, with ``repair``,
+        tiles cut in two are joined and phantom boxes in a row's gaps dropped (``repair.repair_rows``).
+        With ``slant_from``, a first pass whose rows (or, where it saw little, the photo's edges) run at that slant
+        or more is returned as it is, with its slant: the reader reads such a photo levelled instead.
+        ``first_size`` enlarges the first pass's input (a levelled photo whose tiles it would see too small);
+        ``sharp`` True sharpens without asking (the same photo levelled), False never."""
+        small, veil = self.working_copy(img, sharp)
+        first_scale = None if first_size == 1.0 or not self.finder.stride else \
+            first_size * self.finder.imgsz / max(small.shape[:2])
+        best = self.finder.find(small, 1.0, 1.0, first_scale)
+        slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
+        if slant:
+            best = to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
+            best.sharpened = bool(sharp)
+            return Found(best, 0, veil, slant)
+        if sharp is None and self.config.deblur and self.unsure(best) and blurred(small):
+            small, best, sharp = self.deblurred(small, best, first_scale)
+        small, best, k, zoomed = self.turned(small, best)
+        shape = turned_shape(img.shape, k)
+        scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
+        if zoomed is None:  # (not read already, turned and enlarged)
+            best = self.enlarged(small, best)
+        best = to_photo(best, scale, shape)
+        best = repair_rows(best) if self.config.repair else best
+        best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
+        best.sharpened = bool(sharp)
+        return Found(best, k, veil)
+
+    def deblurred(self, small: np.ndarray, best: Detections, first_scale: float | None
+                  ) -> tuple[np.ndarray, Detections, bool]:
+        """A blurred photo's first pass read again sharpened (``blur``): the sharpened copy and its pass when its
+        mass of sure boxes is clearly larger (1.5x + 0.5), else the copy and pass as they were; and which."""
+        sharp_small = sharpened(small)
+        again = self.finder.find(sharp_small, 1.0, 1.0, first_scale)
+        sharp = confident_mass(again) >= 1.5 * confident_mass(best) + 0.5
+        return (sharp_small, again, True) if sharp else (small, best, False)
+
+    def enlarged(self, small: np.ndarray, best: Detections) -> Detections:
+        """The first pass (``best``) un-stretched where it is unsure, then read enlarged where its tiles are small:
+        a photo the finder was unsure of that no squashing helped (tiles turned in the plane, dim, blurred) is read
+        enlarged as well, at the size the finder is surest of."""
+        unsure = self.unsure(best)
+        first = best
+        if unsure:
+            best = self.unstretched(small, best)
+        if self.zoom.on and (not unsure or self.config.zoom_after_retry and best is first):
+            # (all the unsure pass's boxes place the region, and the enlarged pass must find as many)
+            zoomed = self.zoom.read(small, best, reach=self.finder.config.conf if unsure else SURE)
+            best = best if zoomed is None else zoomed
+        return best
+
+    def turned(self, small: np.ndarray, best: Detections
+               ) -> tuple[np.ndarray, Detections, int, Detections | None]:
+        """Where the tiles lie landscape as a rule, as real tiles do when turned, the photo turned by a quarter (its
+        rows run up the picture, where the finder, the zoomed pass and the row repair expect them across; which way
+        does not matter) when that reads surer: the copy and boxes read, the quarter turns (0 or 3), and the zoomed
+        pass when that was the reading (one finder pass fewer)."""
+        if not (self.config.photo_turn and landscape(best, most=TURNED_TILE)):
+            return small, best, 0, None
+        # boxes just landscape (up to SQUAT) whose neighbours lie side by side across the photo are likely upright
+        # tiles seen from a phone pitched steeply (a photo turned by a quarter has its tiles one above the other):
+        # read turned, such a photo must then be clearly surer to be taken as turned
+        pitched = not landscape(best, most=TURNED_TILE, least=SQUAT) and \
+            side_by_side(best.xyxy[best.confidence >= SURE])
+        margin = PITCHED_MARGIN if pitched else 1.0
+        upright = turn_image(small, 3)
+        if not self.unsure(best) and self.zoom.on and self.config.turn_zoom:
+            # small tiles: the zoomed pass over the turned photo, placed by the first pass's boxes turned
+            guess = best.copy()
+            guess.xyxy = turn_boxes(best.xyxy, small.shape, 3)
+            # (the finder is less sure of tiles lying sideways: the region holds all its boxes)
+            zoomed = self.zoom.read(upright, guess, reach=self.finder.config.conf)
+            # (it must show the tiles upright, and hold as many boxes as the first: a tile it lost was maybe one
+            # the first pass was unsure of)
+            if (zoomed is not None and not landscape(zoomed) and len(zoomed) >= len(best)
+                    and confident_mass(zoomed) >= margin * confident_mass(best)):
+                return upright, zoomed, 3, zoomed
+        turned = self.finder.find(upright, 1.0, 1.0)
+        if len(turned) and not landscape(turned) and confident_mass(turned) >= margin * confident_mass(best):
+            return upright, turned, 3, None
+        return small, best, 0, None
+
+    def unstretched(self, small: np.ndarray, first: Detections) -> Detections:
+        """The surest reading of a photo the finder was unsure of, among it squashed 2x, 4x and 8x along either
+        axis. A squashed reading replaces the first pass only when its mass of confident boxes is clearly larger
+        (1.5x + 0.5); of the readings with at least 0.6 of the largest mass, the one with the highest mean score
+        is kept: squashed too little, a tile's groups of bamboo sticks pass for tiles of their own (more boxes,
+        more mass, each less sure)."""
+        first_mass = confident_mass(first)
+        passes = (self.finder.find(small, fx, fy) for fx, fy in ASPECT_RETRIES)
+        readings = [(det, confident_mass(det)) for det in passes]
+        most = max(mass for _, mass in readings)
+        if most < 1.5 * first_mass + 0.5:
+            return first
+        strong = [det for det, mass in readings if mass >= 0.6 * most]
+        return max(strong, key=lambda det: float(det.confidence.mean()))
