@@ -18,9 +18,10 @@ from fastapi.responses import JSONResponse
 from ledger import LedgerBase, LedgerError, open_ledger
 from scoring import DEFAULT, RULESETS, score_case
 from scoring.waits import waits
+from vision import pipeline
 from vision.models import ModelMissing
-from vision.photo import MAX_BYTES, PhotoError, decode_for_reading
-from vision.pipeline import read_image
+from vision.photo import MAX_BYTES, PhotoError
+from vision.pipeline import Photo
 from vision.reader import TileReader
 
 app = FastAPI(title="Mahjong hand reader & scorer", version="1",
@@ -96,25 +97,24 @@ def _json_field(raw: str | None, name: str) -> Any:
                                   "message": f"{name}: malformed JSON ({e.msg})"}) from None
 
 
-async def _photo(photo: UploadFile) -> tuple[Any, float, list[str], str]:
+async def _photo(photo: UploadFile) -> Photo:
     data = await photo.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise HTTPException(413, f"the photo is over the {MAX_BYTES // 2**20} MB limit")
     name = photo.filename or "photo"
     try:
-        img, scale, warnings = decode_for_reading(data, name)
+        return Photo.decode(data, name)
     except PhotoError as e:
         raise HTTPException(400, {"error": "bad_photo", "message": str(e)}) from None
-    return img, scale, warnings, name
 
 
-def _read(img: Any, scale: float, warnings: list[str], name: str, ruleset: str, winner: int) -> dict[str, Any]:
+def _read(photo: Photo, ruleset: str, winner: int) -> dict[str, Any]:
     if ruleset not in RULESETS:
         raise HTTPException(422, {"valid": False, "error": "invalid_input",
                                   "message": f"ruleset: unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})"})
     try:
         with _reader_lock:  # one reading at a time per process: the model uses the process's cores
-            r = read_image(img, reader(), ruleset, True, winner, name, scale=scale, photo_warnings=warnings)
+            r = pipeline.read(photo, reader(), ruleset, True, winner)
     except ModelMissing as e:
         raise HTTPException(503, {"error": "model_missing", "message": str(e)}) from None
     return r.to_json()
@@ -128,8 +128,7 @@ def _scored(case: Any) -> JSONResponse:
 @app.post("/v1/read", summary="Read a photo into tiles, groups and a hand (as `python -m vision --json`)")
 async def read(photo: UploadFile = File(...), ruleset: str = Query(DEFAULT),  # noqa: B008
                winner: int = Query(0, ge=0, le=3)) -> dict[str, Any]:
-    img, scale, warnings, name = await _photo(photo)
-    return _read(img, scale, warnings, name, ruleset, winner)
+    return _read(await _photo(photo), ruleset, winner)
 
 
 @app.post("/v1/score", summary="Score a case (RULES.md §0.2-0.3) into the §0.4 result")
@@ -150,8 +149,7 @@ async def read_and_score(photo: UploadFile = File(...), ruleset: str = Form(DEFA
     ctx = _json_field(context, "context") or {}
     opts = _json_field(options, "options") or {}
     winner = ctx.get("winner", 0) if isinstance(ctx, dict) and ctx.get("winner") in (0, 1, 2, 3) else 0
-    img, scale, warnings, name = await _photo(photo)
-    reading = _read(img, scale, warnings, name, ruleset, winner)
+    reading = _read(await _photo(photo), ruleset, winner)
     if reading["hand"] is None:
         result: dict[str, Any] = {"valid": False, "error": "invalid_input", "message": "the hand could not be read"}
     else:

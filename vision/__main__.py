@@ -12,14 +12,13 @@ import argparse
 import json
 import os
 import sys
-import time
 
 from scoring import DEFAULT, RULESETS
 from scoring.tiles import GLYPHS
 
 from .models import ModelMissing
-from .photo import PhotoError, load_for_reading
-from .pipeline import Reading, read_image
+from .photo import PhotoError
+from .pipeline import Photo, Reading, read
 from .reader import TileReader
 
 
@@ -66,9 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for path in args.photos:
         try:
-            t = time.perf_counter()
-            img, scale, photo_warnings = load_for_reading(path)
-            timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
+            photo = Photo.load(path)
             if reader is None:  # loaded once, on the first readable photo
                 reader = TileReader(args.models, threads=args.threads) if args.models else \
                     TileReader(threads=args.threads)
@@ -80,10 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             status = 2
             continue
-        t2 = time.perf_counter()
-        r = read_image(img, reader, args.ruleset, args.winning or args.score, args.winner, str(path), timing, scale,
-                       photo_warnings)
-        timing["total_ms"] = timing["decode_ms"] + 1000 * (time.perf_counter() - t2)
+        r = read(photo, reader, args.ruleset, args.winning or args.score, args.winner)
         out = r.to_json()
         if args.score:
             from scoring import score_case

@@ -3,7 +3,7 @@ tiles low and drops many of them (real `valid` photos blurred by a Gaussian of s
 by its first pass). An unsharp mask gives the tiles' edges back (96 %), but it also makes noise and texture look
 like edges on a sharp or a dim photo (dim photos sharpened on the finder's doubt alone lost 0.8 point of recall).
 So the reader tries it only on a photo that measures blurred (``blurred``) and that the finder is unsure of, and
-keeps it only when its reading is clearly surer (``reader.TileReader._find``). The classifier, trained with
+keeps it only when its reading is clearly surer (``finding.Search.find``). The classifier, trained with
 defocus and motion blur, reads the photo as it is."""
 
 from __future__ import annotations
@@ -48,42 +48,3 @@ def edge_ratio(img: np.ndarray) -> float:
 def blurred(img: np.ndarray) -> bool:
     """Whether a photo (the finder's working copy) is out of focus or shaken enough to be read sharpened."""
     return edge_ratio(img) < BLURRED
-
-
-def main() -> None:
-    """Print ``edge_ratio``'s spread (min, 10th, 50th, 90th percentile, max) on the finder's working copy of real
-    `valid` photos (every ``--every``-th) and of composed hands, one condition at a time: where BLURRED comes from."""
-    import argparse
-    import json
-
-    from evaluation.conditions import CONDITIONS
-    from evaluation.hands import composed_cases
-    from training.data import load_split
-    from training.synth import CropBank
-
-    from .finding import downscale
-
-    ap = argparse.ArgumentParser(prog="python -m vision.blur", description=main.__doc__)
-    ap.add_argument("--every", type=int, default=10, help="every n-th real `valid` photo")
-    ap.add_argument("--composed", type=int, default=20,
-                    help="the first composed hands of `vision.evaluate_hands --seed 0` (2,016 x 1,512)")
-    ap.add_argument("--conditions", default="upright,blur2,motion,dim,lowres,jpeg25,glare,rot45,rot300")
-    args = ap.parse_args()
-    valid = load_split("valid")
-    photos = [(cv2.imread(str(li.path)), li.boxes) for li in valid[::args.every]]
-    bank = CropBank.build(valid, seed=0)
-
-    def spread(ratios: list[float]) -> list[float]:
-        return [round(float(v), 2) for v in np.percentile(ratios, [0, 10, 50, 90, 100])] if ratios else []
-
-    out: dict[str, dict[str, list[float]]] = {}
-    for name in args.conditions.split(","):
-        real = [edge_ratio(downscale(CONDITIONS[name](img, boxes.copy(), np.random.default_rng(i))[0], 1248))
-                for i, (img, boxes) in enumerate(photos)]
-        composed = [edge_ratio(downscale(case[4], 1248)) for case in composed_cases(bank, args.composed, 0, name)]
-        out[name] = {"real": spread(real), "composed": spread(composed)}
-    print(json.dumps({"blurred_below": BLURRED, "edge_ratio_min_p10_p50_p90_max": out}, indent=1))
-
-
-if __name__ == "__main__":
-    main()

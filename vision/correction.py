@@ -252,8 +252,33 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
     if max_changes <= 0:
         return None
     flowers = [i for g in layout.groups if g.kind == "flowers" for i in g.tiles]
+    moves = _moves(det, codes, hand_tiles + flowers if only is None else only, flowers, rules, top_k)
+    # combinations of moves in order of total cost: from (.., k) go to (.., k+1) and (.., k, k+1)
+    heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))] if moves else []
+    seen = 0
+    while heap and seen < budget:
+        cost, combo = heapq.heappop(heap)
+        seen += 1
+        tiles = [moves[k][1] for k in combo]
+        if len(set(tiles)) == len(tiles):
+            trial = codes[:]
+            for k in combo:
+                trial[moves[k][1]] = moves[k][2]
+            if ok(trial):
+                return trial, _corrections(codes, [moves[k][1:] for k in combo], grouped, winning)
+        last = combo[-1]
+        if last + 1 < len(moves):
+            heapq.heappush(heap, (cost - moves[last][0] + moves[last + 1][0], combo[:-1] + (last + 1,)))
+            if len(combo) < max_changes:
+                heapq.heappush(heap, (cost + moves[last + 1][0], combo + (last + 1,)))
+    return None
+
+
+def _moves(det: Detections, codes: list[str], editable: list[int], flowers: list[int], rules: Ruleset, top_k: int
+           ) -> list[tuple[float, int, str]]:
+    """Every single change (loss of log-probability, tile, face) of the ``editable`` tiles to one of their
+    ``top_k`` likelier faces (a face not shown: any face), a flower staying a flower; cheapest first."""
     flower_kinds = rules.flower_kinds | set(FLOWERS)
-    editable = hand_tiles + flowers if only is None else only
     unshown = det.unshown
     moves: list[tuple[float, int, str]] = []
     for i in editable:
@@ -267,32 +292,19 @@ def _search(det: Detections, layout: Layout, codes: list[str], hand_tiles: list[
                 continue  # a flower stays a flower, a face stays a face
             moves.append((base - log_prob(det, i, alt), i, alt))
     moves.sort()
-    # combinations of moves in order of total cost: from (.., k) go to (.., k+1) and (.., k, k+1)
-    heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))] if moves else []
-    seen = 0
-    while heap and seen < budget:
-        cost, combo = heapq.heappop(heap)
-        seen += 1
-        tiles = [moves[k][1] for k in combo]
-        if len(set(tiles)) == len(tiles):
-            trial = codes[:]
-            for k in combo:
-                trial[moves[k][1]] = moves[k][2]
-            if ok(trial):
-                out = []
-                for k in combo:
-                    _, i, alt = moves[k]
-                    why = Said("makes the hand a legal win", "改了才是合法的胡牌") if winning else \
-                        Said("no more than 4 of a tile", "同一種牌最多 4 張")
-                    if not _counts_ok([codes[i] for i in grouped]):
-                        why = Said(f"{codes[i]} would otherwise appear too often"
-                                   + ("; the change also completes the win" if winning else ""),
-                                   f"否則 {codes[i]} 張數太多" + ("；這樣改也湊成了胡牌" if winning else ""))
-                    out.append(Correction(i, codes[i], alt, why))
-                return trial, out
-        last = combo[-1]
-        if last + 1 < len(moves):
-            heapq.heappush(heap, (cost - moves[last][0] + moves[last + 1][0], combo[:-1] + (last + 1,)))
-            if len(combo) < max_changes:
-                heapq.heappush(heap, (cost + moves[last + 1][0], combo + (last + 1,)))
-    return None
+    return moves
+
+
+def _corrections(codes: list[str], changes: list[tuple[int, str]], grouped: list[int], winning: bool
+                 ) -> list[Correction]:
+    """The changes (tile, face) a search kept, each with the reason the page shows."""
+    out = []
+    for i, alt in changes:
+        why = Said("makes the hand a legal win", "改了才是合法的胡牌") if winning else \
+            Said("no more than 4 of a tile", "同一種牌最多 4 張")
+        if not _counts_ok([codes[j] for j in grouped]):
+            why = Said(f"{codes[i]} would otherwise appear too often"
+                       + ("; the change also completes the win" if winning else ""),
+                       f"否則 {codes[i]} 張數太多" + ("；這樣改也湊成了胡牌" if winning else ""))
+        out.append(Correction(i, codes[i], alt, why))
+    return out

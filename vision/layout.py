@@ -279,18 +279,37 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     layout = Layout()
     if len(det) == 0:
         return layout
-    codes = [c if not unshown else "?" for c, unshown in zip(det.codes, det.unshown)]  # an unshown face: no flower
-    down = list(det.face_down)
-    side = list(det.sideways)
-    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
     rows = rows_of(det)
     if len(rows) > 2:
         layout.warnings.append(Said(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows",
                                     f"牌排成 {len(rows)} 行；手牌應排成一行或兩行"))
-    candidates: list[tuple[int, list[int]]] = []
-    for r, row in enumerate(rows):
-        for g in split_groups(det, row):
-            candidates.append((r, g))
+    candidates = [(r, g) for r, row in enumerate(rows) for g in split_groups(det, row)]
+    flowers, melds, rest = _sorted_groups(det, rules, candidates, layout)
+    concealed, winning, row = _concealed_and_winning(det, rest, layout)
+    layout.groups.append(Group("concealed", concealed, row=row))
+    layout.groups += melds
+    if flowers:
+        layout.groups.append(Group("flowers", flowers))
+    if winning:
+        layout.groups.append(Group("winning_tile", winning))
+    n_kongs = sum(1 for m in melds if m.meld_type and m.meld_type.startswith("kong"))
+    expected = 14 + n_kongs
+    got = len(det) - len(flowers)
+    if got != expected:
+        layout.warnings.append(Said(f"{got} tiles besides flowers, but a winning hand with {n_kongs} kong(s) has "
+                                    f"{expected}: a tile may be missed, covered or doubled",
+                                    f"花牌以外有 {got} 張牌，但有 {n_kongs} 個槓的胡牌應有 {expected} 張："
+                                    "可能漏看、被擋住或重複算了一張"))
+    return layout
+
+
+def _sorted_groups(det: Detections, rules: Ruleset, candidates: list[tuple[int, list[int]]], layout: Layout
+                   ) -> tuple[list[int], list[Group], list[tuple[int, list[int]]]]:
+    """The groups of the rows sorted into flowers (tiles), melds, and the rest (row, tiles): the hand's concealed
+    tiles and its winning tile."""
+    codes = [c if not unshown else "?" for c, unshown in zip(det.codes, det.unshown)]  # an unshown face: no flower
+    down = list(det.face_down)
+    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
     flowers: list[int] = []
     melds: list[Group] = []
     rest: list[tuple[int, list[int]]] = []
@@ -306,35 +325,51 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
             layout.warnings.append(Said("flowers lie next to other tiles; moved them to the flowers",
                                         "花牌和其他牌放在一起；已移到花牌"))
             gcodes = [codes[i] for i in g]
-        shape = _meld_type(det, g, [down[i] for i in g], rules.allows_chow) if len(g) in (3, 4) else None
-        sideways = [k for k, i in enumerate(g) if side[i]]
-        same = len(set(gcodes)) == 1 and shape in ("pung", "kong_exposed")
-        if shape and (sideways or shape == "kong_concealed" or (same and len(candidates) > 2)):
-            feeder = None
-            if shape != "kong_concealed":
-                if sideways:
-                    pos = sideways[0]
-                    feeder = "left" if pos == 0 else "right" if pos == len(g) - 1 else "opposite"
-                    if len(g) == 4 and pos in (1, 2):
-                        feeder = "opposite"
-                else:
-                    layout.warnings.append(Said(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown",
-                                                f"副露 {' '.join(gcodes)} 沒有橫放的牌：不知道是誰打出的"))
-            if shape == "chow" and len(rules.chow_from) == 1:
-                feeder = next(iter(rules.chow_from))  # the only seat a chow can come from
-            if shape == "chow" and not rules.allows_chow:
-                layout.warnings.append(Said(f"{' '.join(gcodes)} looks like a chow, and {rules.name} has no chow: "
-                                            "check the tiles or the ruleset",
-                                            f"{' '.join(gcodes)} 看起來是吃，但{rules.title.zh}不能吃：請檢查牌或規則"))
-            melds.append(Group("meld", g, shape, feeder, r))
-        elif sum(down[i] for i in g):
+        meld = _as_meld(det, rules, r, g, gcodes, len(candidates), layout)
+        if meld is not None:
+            melds.append(meld)
+            continue
+        if sum(down[i] for i in g):
             n_down = sum(down[i] for i in g)
             layout.warnings.append(Said(f"{n_down} face-down tile(s) outside a concealed kong",
                                         f"{n_down} 張背面朝上的牌不在暗槓中"))
-            rest.append((r, g))
+        rest.append((r, g))
+    return flowers, melds, rest
+
+
+def _as_meld(det: Detections, rules: Ruleset, row: int, g: list[int], gcodes: list[str], n_groups: int,
+             layout: Layout) -> Group | None:
+    """The group as a meld (its shape, and its feeder from the sideways tile), or None where it is none: a meld
+    shows a sideways tile, is a concealed kong, or is a pung or kong among more than two groups."""
+    down, side = det.face_down, det.sideways
+    shape = _meld_type(det, g, [bool(down[i]) for i in g], rules.allows_chow) if len(g) in (3, 4) else None
+    sideways = [k for k, i in enumerate(g) if side[i]]
+    same = len(set(gcodes)) == 1 and shape in ("pung", "kong_exposed")
+    if not (shape and (sideways or shape == "kong_concealed" or (same and n_groups > 2))):
+        return None
+    feeder = None
+    if shape != "kong_concealed":
+        if sideways:
+            pos = sideways[0]
+            feeder = "left" if pos == 0 else "right" if pos == len(g) - 1 else "opposite"
+            if len(g) == 4 and pos in (1, 2):
+                feeder = "opposite"
         else:
-            rest.append((r, g))
-    # the concealed hand is everything else; a lone tile set apart is the winning tile
+            layout.warnings.append(Said(f"meld {' '.join(gcodes)} has no sideways tile: its feeder is unknown",
+                                        f"副露 {' '.join(gcodes)} 沒有橫放的牌：不知道是誰打出的"))
+    if shape == "chow" and len(rules.chow_from) == 1:
+        feeder = next(iter(rules.chow_from))  # the only seat a chow can come from
+    if shape == "chow" and not rules.allows_chow:
+        layout.warnings.append(Said(f"{' '.join(gcodes)} looks like a chow, and {rules.name} has no chow: "
+                                    "check the tiles or the ruleset",
+                                    f"{' '.join(gcodes)} 看起來是吃，但{rules.title.zh}不能吃：請檢查牌或規則"))
+    return Group("meld", g, shape, feeder, row)
+
+
+def _concealed_and_winning(det: Detections, rest: list[tuple[int, list[int]]], layout: Layout
+                           ) -> tuple[list[int], list[int], int]:
+    """The concealed tiles (rows top to bottom, left to right), the winning tile (a lone tile set apart; else the
+    rightmost), and the concealed tiles' row."""
     singles = [(r, g) for r, g in rest if len(g) == 1]
     main = [(r, g) for r, g in rest if len(g) > 1]
     winning: list[int] = []
@@ -353,21 +388,7 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
         layout.warnings.append(Said("no tile set apart as the winning tile; assumed the rightmost tile of the hand",
                                     "沒有分開放的胡牌；假定手牌最右邊的一張是胡的牌"))
         winning = [concealed.pop()]
-    layout.groups.append(Group("concealed", concealed, row=main[0][0] if main else 0))
-    layout.groups += melds
-    if flowers:
-        layout.groups.append(Group("flowers", flowers))
-    if winning:
-        layout.groups.append(Group("winning_tile", winning))
-    n_kongs = sum(1 for m in melds if m.meld_type and m.meld_type.startswith("kong"))
-    expected = 14 + n_kongs
-    got = len(det) - len(flowers)
-    if got != expected:
-        layout.warnings.append(Said(f"{got} tiles besides flowers, but a winning hand with {n_kongs} kong(s) has "
-                                    f"{expected}: a tile may be missed, covered or doubled",
-                                    f"花牌以外有 {got} 張牌，但有 {n_kongs} 個槓的胡牌應有 {expected} 張："
-                                    "可能漏看、被擋住或重複算了一張"))
-    return layout
+    return concealed, winning, main[0][0] if main else 0
 
 
 def meld_tiles(meld_type: str, tiles: list[str]) -> list[str]:

@@ -17,9 +17,9 @@ from .chooser import changes, choose_hand
 from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
-from .geometry import read_shape
+from .geometry import PhotoFrame
 from .layout import Layout, analyse, to_hand
-from .photo import load_for_reading
+from .photo import decode_for_reading, read_bytes
 from .reader import TileReader
 from .said import Said, in_lang
 
@@ -54,6 +54,7 @@ class Reading:
     timing_ms: dict[str, float] = field(default_factory=dict)
     set_aside: list[str] = field(default_factory=list)  # flowers the ruleset does not use
     doubts: list[int] = field(default_factory=list)  # tiles read right with a calibrated chance under the bar
+    frame: PhotoFrame | None = None  # the photo as sent and how it was read (``width``/``height``: as read)
 
     def face_probability(self, i: int) -> float:
         """The calibrated probability of the face shown for tile i (after the rule-aware correction); 0 for a
@@ -62,13 +63,22 @@ class Reading:
         return float(self.det.probs[i, CLASS_INDEX[code]]) if code in CLASS_INDEX else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        """The reading as JSON. Boxes (``box``, and ``corners``: the box as read, four points) are in the pixels of
+        the photo as sent (EXIF orientation applied), whatever the reader turned; ``width``/``height`` are that
+        photo's. ``as_read`` says how it was read (levelled by ``levelled`` degrees, then ``turned`` quarter turns
+        counter-clockwise), and ``box_as_read`` is each box in that frame, as the page draws it."""
         group_of = self.layout.group_of(len(self.det))
+        frame = self.frame or PhotoFrame(self.width, self.height, (self.height, self.width))
+        photo = frame.to_photo(self.det.xyxy)
+        corners = frame.corners_in_photo(self.det.xyxy)
         tiles = []
         for i in range(len(self.det)):
             code = self.codes[i]
             tiles.append({
                 "code": code,
-                "box": [round(float(v), 1) for v in self.det.xyxy[i]],
+                "box": [round(float(v), 1) for v in photo[i]],
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners[i]],
+                "box_as_read": [round(float(v), 1) for v in self.det.xyxy[i]],
                 "confidence": round(float(self.det.tile_confidence[i]), 4),
                 "alternatives": [{"code": c, "p": round(p, 4)} for c, p in self.det.alternatives(i, 3)],
                 "face": "down" if code == "back" else "up",
@@ -76,32 +86,26 @@ class Reading:
                 "group": group_of[i],
                 "doubt": i in self.doubts,
             })
-        # the boxes, width and height are those of the photo as read: levelled by "levelled" degrees (rows that ran
-        # at a slant), then turned by "turned" quarter turns counter-clockwise (vision.orientation.as_read)
-        return {"path": self.path, "width": self.width, "height": self.height, "turned": self.det.turned,
-                "levelled": round(float(self.det.levelled), 1), "sharpened": self.det.sharpened, "tiles": tiles,
-                "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
+        return {"path": self.path, "width": frame.width, "height": frame.height,
+                "orig_shape": list(frame.orig_shape), "turned": self.det.turned,
+                "levelled": round(float(self.det.levelled), 1), "sharpened": self.det.sharpened,
+                "as_read": {"width": self.width, "height": self.height, "turned": self.det.turned,
+                            "levelled": round(float(self.det.levelled), 1)},
+                "tiles": tiles, "groups": [g.to_json() for g in self.layout.groups], "hand": self.hand,
                 "corrections": [c.to_json() for c in self.corrections], "warnings": self.warnings,
                 "warnings_zh": [in_lang(w, "zh") for w in self.warnings],
                 "set_aside": self.set_aside,
                 "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()}}
 
 
-def detect(img: np.ndarray, reader: TileReader, timing: dict[str, float] | None = None,
-           scale: float = 1.0) -> Detections:
-    """What the photo shows, before any ruleset: boxes (in the photo's pixels), per-tile probabilities, geometry.
-    The page keeps this and interprets it again, in milliseconds, whenever the ruleset or house rules change."""
-    det = reader.read(img, timing if timing is not None else {})
-    det.xyxy *= np.float32(scale)
-    return det
-
-
 def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = True, winner: int = 0,
               path: str = "", width: int = 0, height: int = 0, timing: dict[str, float] | None = None,
-              photo_warnings: list[str] | None = None, calibration: Calibration | None = None) -> Reading:
+              photo_warnings: list[str] | None = None, calibration: Calibration | None = None,
+              frame: PhotoFrame | None = None) -> Reading:
     """Layout and rule-aware correction of detections for one ruleset (the detections are not changed).
     Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. A tile whose
-    shown face and box are less sure than the ``calibration``'s bar (default: the shipped one) is a doubt."""
+    shown face and box are less sure than the ``calibration``'s bar (default: the shipped one) is a doubt.
+    ``frame``: the photo's frame (``see``), which gives the size as read and maps the boxes to the photo as sent."""
     rules = as_ruleset(rules)
     timing = timing if timing is not None else {}
     det = seen.copy()
@@ -139,33 +143,90 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
         warnings.append(Said("some tiles are face down outside a concealed kong or a kong shows no face: enter them",
                              "有背面朝上的牌不在暗槓中，或暗槓看不到牌面：請手動輸入"))
     timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
+    if frame is not None:
+        width, height = frame.read_size()
     reading = Reading(path, width, height, det, layout, codes, hand, corrections,
-                      warnings + layout.warnings + warn, timing, aside)
+                      warnings + layout.warnings + warn, timing, aside, frame=frame)
     cal = shipped_calibration() if calibration is None else calibration
     face = np.array([reading.face_probability(i) for i in range(len(codes))])
     reading.doubts = [int(i) for i in np.flatnonzero(cal.doubtful(face, det.confidence[:len(codes)]))]
     return reading
 
 
+@dataclass
+class Photo:
+    """A photo decoded for reading: the image (BGR, EXIF orientation applied; a large JPEG decoded reduced), the
+    photo's pixels per image pixel, what the decoder noticed, its name, and the decoding's milliseconds."""
+
+    image: np.ndarray
+    scale: float = 1.0
+    warnings: list[str] = field(default_factory=list)
+    name: str = ""
+    decode_ms: float = 0.0
+
+    @classmethod
+    def decode(cls, data: bytes, name: str = "photo") -> Photo:
+        """Decode a photo's bytes (PhotoError, with the reason in the user's words, when they are not a photo)."""
+        t = time.perf_counter()
+        img, scale, warnings = decode_for_reading(data, name)
+        return cls(img, scale, warnings, name, 1000 * (time.perf_counter() - t))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Photo:
+        """Read and decode a photo file (PhotoError when it is missing, too large or not a photo)."""
+        t = time.perf_counter()
+        photo = cls.decode(read_bytes(path), str(path))
+        photo.decode_ms = 1000 * (time.perf_counter() - t)
+        return photo
+
+
+@dataclass
+class Seen:
+    """What a photo shows, before any ruleset: the detections (boxes in the frame as read, at the photo's scale),
+    the frame (``geometry.PhotoFrame``: how to map them to the photo as sent), and the photo. The page keeps this
+    and interprets it again, in milliseconds, whenever the ruleset or house rules change."""
+
+    photo: Photo
+    det: Detections
+    frame: PhotoFrame
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+
+def see(photo: Photo, reader: TileReader) -> Seen:
+    """Detect and classify the tiles of a decoded photo: per-stage milliseconds in ``timing_ms`` (decode, detect,
+    classify)."""
+    timing = {"decode_ms": photo.decode_ms}
+    det = reader.read(photo.image, timing)
+    frame = PhotoFrame.of(photo.image.shape, photo.scale, det)
+    det.xyxy *= np.float32(photo.scale)
+    return Seen(photo, det, frame, timing)
+
+
+def read(source: Photo | bytes | str | Path, reader: TileReader, ruleset: Ruleset | str = DEFAULT,
+         winning: bool = True, winner: int = 0, name: str | None = None) -> Reading:
+    """The one way in for every front end (CLI, page, API): decode (a file's path or bytes; PhotoError when they
+    are not a readable photo), see, interpret for ``ruleset``. ``timing_ms`` holds each stage and the total."""
+    t = time.perf_counter()
+    if isinstance(source, Photo):
+        photo = source
+    elif isinstance(source, bytes):
+        photo = Photo.decode(source, name or "photo")
+    else:
+        photo = Photo.load(source)
+    seen = see(photo, reader)
+    reading = interpret(seen.det, ruleset, winning, winner, name or photo.name, timing=seen.timing_ms,
+                        photo_warnings=photo.warnings, frame=seen.frame)
+    reading.timing_ms["total_ms"] = photo.decode_ms + 1000 * (time.perf_counter() - t)
+    return reading
+
+
 def read_image(img: np.ndarray, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
-               winner: int = 0, path: str = "", timing: dict[str, float] | None = None, scale: float = 1.0,
-               photo_warnings: list[str] | None = None) -> Reading:
-    """Read a decoded photo (BGR) into a Reading; ``scale`` maps the image's pixels to the photo's (when it was
-    decoded at reduced size), so boxes, width and height are in the photo's pixels, turned upright when the
-    reader found the photo turned (``det.turned``) and levelled when its rows ran at a slant (``det.levelled``)."""
-    timing = timing if timing is not None else {}
-    det = detect(img, reader, timing, scale)
-    h, w = read_shape(img.shape, det)
-    return interpret(det, ruleset, winning, winner, path, round(w * scale), round(h * scale), timing,
-                     photo_warnings)
+               winner: int = 0, path: str = "") -> Reading:
+    """Read an image already decoded (BGR, in the photo's own pixels) into a Reading."""
+    return read(Photo(img, name=path), reader, ruleset, winning, winner)
 
 
 def read_photo(path: str | Path, reader: TileReader, ruleset: Ruleset | str = DEFAULT, winning: bool = True,
                winner: int = 0) -> Reading:
     """Decode and read a photo file; raises PhotoError for files that are not readable photos."""
-    t = time.perf_counter()
-    img, scale, photo_warnings = load_for_reading(path)
-    timing = {"decode_ms": 1000 * (time.perf_counter() - t)}
-    reading = read_image(img, reader, ruleset, winning, winner, str(path), timing, scale, photo_warnings)
-    timing["total_ms"] = 1000 * (time.perf_counter() - t)
-    return reading
+    return read(path, reader, ruleset, winning, winner)

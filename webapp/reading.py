@@ -19,8 +19,8 @@ from vision.calibration import shipped_calibration
 from vision.geometry import as_read
 from vision.layout import meld_tiles
 from vision.models import ModelMissing, shipped_models_dir
-from vision.photo import PhotoError, decode_for_reading
-from vision.pipeline import Reading, detect, interpret
+from vision.photo import PhotoError
+from vision.pipeline import Photo, Reading, interpret, see
 from vision.reader import TileReader
 
 from .draw import annotate
@@ -51,20 +51,20 @@ def reader() -> TileReader | str:
 def detect_photo(data: bytes, name: str) -> PhotoSeen:
     """Decode and detect a photo (PhotoError when it cannot be read, ModelMissing without a model)."""
     t0 = time.perf_counter()
-    img, scale, warnings = decode_for_reading(data, name)
+    photo = Photo.decode(data, name)
     r = reader()
     if isinstance(r, str):
         raise ModelMissing(r)
-    timing: dict[str, float] = {}
-    det = detect(img, r, timing, scale)
-    img = as_read(img, det)  # shown (and cut into tile crops) the way it was read: upright, rows level
+    seen = see(photo, r)
+    det, timing, scale, warnings = seen.det, seen.timing_ms, photo.scale, photo.warnings
+    img = as_read(photo.image, det)  # shown (and cut into tile crops) the way it was read: upright, rows level
     timing["page_read_ms"] = 1000 * (time.perf_counter() - t0)
     # before any ruleset: a doubt of the face the reader sees likeliest
     doubtful = shipped_calibration().doubtful(det.probs.max(1), det.confidence) if len(det) else []
     tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(doubtful[i])} for i in range(len(det))]
     return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
                      round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing,
-                     clean=annotate(img, [], box_scale=scale))
+                     clean=annotate(img, [], box_scale=scale), frame=seen.frame)
 
 
 def take_photo(tb: Tab, data: bytes, name: str) -> None:
@@ -92,7 +92,7 @@ def reinterpret(tb: Tab, rules: Ruleset, options: dict) -> None:
         return
     seen = tb.photo
     tb.reading = interpret(seen.det, rules, True, 0, seen.name, seen.width, seen.height, dict(seen.timing_ms),
-                           seen.warnings)
+                           seen.warnings, frame=seen.frame)
     tb.derived_for = key
     tb.editor.change(hand_from_reading(tb.reading, seen.fixes, rules))
 

@@ -18,6 +18,7 @@ from ledger import DEFAULT_TABLE, LedgerBase, LedgerError
 from ledger import open_ledger as open_ledger_at
 from scoring import DEFAULT, RULESETS, Ruleset
 from vision.detections import Detections
+from vision.geometry import PhotoFrame
 from vision.pipeline import Reading
 
 from .i18n import t
@@ -89,6 +90,7 @@ class PhotoSeen:
     timing_ms: dict[str, float]
     fixes: dict[int, str] = field(default_factory=dict)  # tile index -> code the user chose ("remove" drops it)
     clean: np.ndarray | None = None  # the photo downsized like ``image``, without boxes: the tiles' own crops
+    frame: PhotoFrame | None = None  # the photo as sent and how it was read (boxes to the photo's pixels)
 
 
 @dataclass
