@@ -2,7 +2,7 @@
 
     python benchmarks/bench_vision.py [--n 20] [--seed 1] [--turn K] [--askew DEGREES] [--blur SIGMA]
 
-Photos: composed winning hands (real `valid`-split crops on real backgrounds, see vision.evaluate_hands) saved
+Photos: composed winning hands (real `valid`-split crops on real backgrounds, see evaluation.hands) saved
 as 4032x3024 JPEGs. Latency = file -> hand (decode, detect, crop, classify, layout, correction), the model loaded
 once as in `python -m vision A.jpg B.jpg ...`. Tiles right = multiset overlap of the codes read with the true
 faces (flowers and face-down tiles excluded, which mahjong-detector cannot name). ``--turn K`` saves every photo
@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--no-deblur", action="store_true", help="without the sharpening of blurred photos (ablation)")
     ap.add_argument("--zoom-finder", default=None,
                     help="the zoomed pass with this copy of the finder (a file of the models folder, e.g. the 8-bit "
-                         "copy of vision.training.quantize)")
+                         "copy of training.quantize)")
     args = ap.parse_args()
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     rng, nrng = random.Random(args.seed), np.random.default_rng(args.seed)

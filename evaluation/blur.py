@@ -25,7 +25,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m evaluation.blur", description=main.__doc__)
     ap.add_argument("--every", type=int, default=10, help="every n-th real `valid` photo")
     ap.add_argument("--composed", type=int, default=20,
-                    help="the first composed hands of `vision.evaluate_hands --seed 0` (2,016 x 1,512)")
+                    help="the first composed hands of `evaluation.hands --seed 0` (2,016 x 1,512)")
     ap.add_argument("--conditions", default="upright,blur2,motion,dim,lowres,jpeg25,glare,rot45,rot300")
     args = ap.parse_args()
     valid = load_split("valid")

@@ -19,6 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from evaluation.photos import WIDEST, match, photo_files
+from training.data import rf_dir
+from training.labels import RF_CODES, fix_labels, read_yolo
 from vision.calibration import (
     CALIBRATION_FILE,
     FLAG_RIGHT_AT_MOST,
@@ -28,6 +31,13 @@ from vision.calibration import (
     scale,
     sigmoid,
 )
+from vision.classes import CLASS_INDEX
+from vision.correction import restrict
+from vision.detections import squashed
+from vision.geometry import photo_boxes
+from vision.models import MODELS_DIR
+from vision.photo import load_photo
+from vision.reader import TileReader
 
 
 def fit_sureness(face: np.ndarray, finder: np.ndarray, right: np.ndarray, l2: float = 1e-2
@@ -106,15 +116,7 @@ def valid_tiles(reader: object, images: Path, labels: Path, half: int, limit: in
     """Every labelled `valid` tile the reader found, in one half of the photos (0: even, 1: odd, sorted by name):
     its probabilities (every face of some ruleset), the true class, the finder's score for its box, and whether
     its photo is one the dataset's export squashed (no phone makes those). The mislabelled photos are left out
-    and the fixed labels used, as in `vision.evaluate`."""
-    from evaluation.photos import WIDEST, match, photo_files
-    from vision.classes import CLASS_INDEX, RF_CODES, fix_labels
-    from vision.correction import restrict
-    from vision.detections import squashed
-    from vision.geometry import photo_boxes
-    from vision.labels import read_yolo
-    from vision.photo import load_photo
-
+    and the fixed labels used, as in `evaluation.photos`."""
     files = photo_files(images)[half::2][:limit]
     probs, truth, finder, squash = [], [], [], []
     for p in files:
@@ -148,11 +150,7 @@ def report(probs: np.ndarray, truth: np.ndarray, finder: np.ndarray, cal: Calibr
 
 
 def main() -> None:
-    from training.data import rf_dir
-    from vision.models import MODELS_DIR
-    from vision.reader import TileReader
-
-    ap = argparse.ArgumentParser(prog="python -m vision.calibration", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m evaluation.calibration", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fit", action="store_true", help=f"fit on the even photos and write models/{CALIBRATION_FILE}")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
@@ -168,7 +166,7 @@ def main() -> None:
             {"temperature": cal.temperature, "flag_below": cal.flag_below,
              "sureness": {"face": cal.face, "finder": cal.finder, "bias": cal.bias},
              "fitted_on": "shared valid photos, even positions by name",
-             "command": "python -m vision.calibration --fit"}, indent=1) + "\n")
+             "command": "python -m evaluation.calibration --fit"}, indent=1) + "\n")
     else:
         cal = Calibration.load(args.models)
     face_only = fitted(*fit[:2], np.full(len(fit[1]), 0.5, np.float32))

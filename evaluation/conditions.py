@@ -1,7 +1,7 @@
 """Photo conditions a phone at a real table produces, applied to a composed photo and its true boxes.
 
 Each condition changes one thing (a quarter turn without EXIF, a tilted phone, blur, dim light, glare ...), so
-the evaluation (``python -m vision.evaluate_hands --condition NAME|all``) shows what each costs the reader.
+the evaluation (``python -m evaluation.hands --condition NAME|all``) shows what each costs the reader.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`python -m vision.evaluate_hands [--n 200] [--seed 0]`: the whole chain on composed winning-hand photos.
+"""`python -m evaluation.hands [--n 200] [--seed 0]`: the whole chain on composed winning-hand photos.
 
 Each photo is a random legal winning hand (scoring.generate) laid out like a real table: the concealed row,
 the winning tile set apart, melds with a sideways tile at the feeder's position, concealed kongs with two
@@ -119,7 +119,7 @@ def composed_cases(bank: CropBank, n: int, seed: int, condition: str = "upright"
         if len(placed) != sum(len(g) for g in table_groups(hand, winner, random.Random(0))):
             continue  # a crop was missing for some code
         boxes = np.array([p.box for p in placed], np.float32)
-        if condition in SCENES:  # other players' tiles around the hand (vision.scenes)
+        if condition in SCENES:  # other players' tiles around the hand (evaluation.scenes)
             playing = frozenset(CODES[k] for k in RULESETS[ruleset].playing_kinds)
             img, boxes = SCENES[condition](img, boxes, [p.code for p in placed], bank, crng, playing)
         else:
@@ -208,7 +208,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m vision.evaluate_hands", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m evaluation.hands", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
@@ -219,8 +219,8 @@ def main() -> None:
     ap.add_argument("--no-oriented", action="store_true", help="axis-aligned crops of slanted rows (ablation)")
     ap.add_argument("--no-deblur", action="store_true", help="never read a blurred photo sharpened (ablation)")
     ap.add_argument("--condition", default="upright",
-                    help="change one thing about every photo (vision/conditions.py: "
-                         f"{', '.join(CONDITIONS)}; other players' tiles, vision/scenes.py: {', '.join(SCENES)}); "
+                    help="change one thing about every photo (evaluation/conditions.py: "
+                         f"{', '.join(CONDITIONS)}; other players' tiles, evaluation/scenes.py: {', '.join(SCENES)}); "
                          "all, or several with commas: one row each")
     args = ap.parse_args()
     if args.save:

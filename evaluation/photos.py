@@ -1,11 +1,11 @@
-"""`python -m vision.evaluate --images DIR --labels DIR`: tile recall / precision (IoU >= 0.5), class accuracy on
+"""`python -m evaluation.photos --images DIR --labels DIR`: tile recall / precision (IoU >= 0.5), class accuracy on
 matched tiles, images read entirely right, top confusions and latency, on any YOLO-labelled folder.
 
 Labels use the class order of the shared Roboflow export (--names rf, default) or RULES.md codes in
 CLASSIFIER_CODES order (--names codes). Photos listed in classes.BAD_VALID_PHOTOS are skipped unless
 --keep-bad is given (their labels are known to be wrong); the single boxes of classes.VALID_LABEL_FIXES are
 scored as the face they show unless --labels-as-given is given. --tile-set NAME reads only the photos of one
-tile set (e.g. with --models DIR holding a classifier that never saw it: vision.training.lodo --read).
+tile set (e.g. with --models DIR holding a classifier that never saw it: training.lodo --read).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import numpy as np
 from evaluation.conditions import CONDITIONS
 from scoring import RULESETS
 from training.data import DESIGNS, design
-from vision.classes import CLASSIFIER_CODES, RF_CODES, fix_labels, mislabelled
+from training.labels import RF_CODES, fix_labels, mislabelled, read_yolo, source_name
+from vision.classes import CLASSIFIER_CODES
 from vision.correction import restrict
 from vision.detections import box_areas, intersections, squashed
 from vision.geometry import photo_boxes
-from vision.labels import read_yolo, source_name
 from vision.models import MODELS_DIR
 from vision.photo import PhotoError, load_photo
 from vision.reader import ReaderConfig, TileReader
@@ -57,7 +57,7 @@ def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int,
 
 def photo_files(images: Path, keep_bad: bool = False, tile_set: str | None = None) -> list[Path]:
     """The photos of a folder, sorted by name; the mislabelled ones (classes.BAD_VALID_PHOTOS) left out unless
-    ``keep_bad``; only those of one tile set (``vision.training.data.DESIGNS``) when ``tile_set`` is given."""
+    ``keep_bad``; only those of one tile set (``training.data.DESIGNS``) when ``tile_set`` is given."""
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if tile_set is not None:
         files = [p for p in files if design(p.name) == tile_set]
@@ -76,7 +76,7 @@ def within(xyxy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, ...], keep_bad: bool = False,
              limit: int | None = None, labels_as_given: bool = False, condition: str = "upright",
              iou: float = 0.5, tile_set: str | None = None) -> dict[str, object]:
-    """The reader's figures on labelled photos, each changed by ``condition`` (``vision.conditions``: the labels'
+    """The reader's figures on labelled photos, each changed by ``condition`` (``evaluation.conditions``: the labels'
     boxes follow it, as the boxes around the changed tiles; a tile it pushes out of the photo is left out).
     ``iou``: the overlap that matches a box to a label (a turn makes the box of a box: a label drawn loose around a
     slanted tile comes out larger than the turned tile's own box, so turned photos are also scored at 0.3).
@@ -171,7 +171,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m evaluation.photos", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--images", required=True, type=Path)
     ap.add_argument("--labels", required=True, type=Path)
@@ -196,7 +196,7 @@ def main() -> None:
     ap.add_argument("--tile-set", default=None, choices=[d for d, _ in DESIGNS] + ["web"],
                     help="only the photos of this tile set (the shared photos' names tell the sets apart)")
     ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
-                    help="change every photo and its labels one way (vision/conditions.py), e.g. rot45")
+                    help="change every photo and its labels one way (evaluation/conditions.py), e.g. rot45")
     args = ap.parse_args()
     config = ReaderConfig().but(repair=not args.no_repair, not_tile_above=args.not_tile_above,
                                 oriented=not args.no_oriented, deblur=not args.no_deblur)

@@ -12,10 +12,9 @@ from evaluation.photos import match
 from tests.test_app import app  # noqa: F401  (the page, for the page test)
 from tests.test_glare import table
 from tests.test_orientation import VALID, needs_data
+from training.labels import RF_CODES, read_yolo
 from vision.blur import BLURRED, blurred, edge_ratio, sharpened
-from vision.classes import RF_CODES
 from vision.geometry import photo_boxes
-from vision.labels import read_yolo
 from vision.photo import load_photo
 from vision.pipeline import read_image
 from vision.reader import ReaderConfig, TileReader

@@ -84,7 +84,7 @@ def test_the_correction_never_drops_the_winning_tile():
 
 @pytest.mark.skipif(not (SHARED / "data" / "chinese-mahjong-rf" / "valid").exists(), reason="shared data absent")
 def test_composed_photos_with_neighbours_melds_read_the_hand():
-    """Three hands composed from `valid` crops with other players' melds beside them (vision.scenes), read by
+    """Three hands composed from `valid` crops with other players' melds beside them (evaluation.scenes), read by
     the shipped models: each hand exactly, the melds on the table."""
     from evaluation.hands import composed_cases
     from training.data import load_split

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision.classes import RF_CODES, VALID_LABEL_FIXES, fix_labels
-from vision.labels import read_yolo
+from training.labels import RF_CODES, VALID_LABEL_FIXES, fix_labels, read_yolo
 
 
 def test_boxes_and_polygons_become_pixel_boxes(tmp_path: Path):

@@ -8,12 +8,11 @@ import pytest
 
 from evaluation.photos import match
 from tests.helpers import SHARED
-from vision.classes import RF_CODES
+from training.labels import RF_CODES, read_yolo
 from vision.correction import restrict
-from vision.labels import read_yolo
 from vision.models import MODELS_DIR
-from vision.photo import decode_for_reading, load_photo
-from vision.pipeline import read_image
+from vision.photo import load_photo
+from vision.pipeline import Photo, read
 from vision.reader import ReaderConfig, TileReader
 
 VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
@@ -69,9 +68,9 @@ def test_reads_the_same_photo_at_12_megapixels(reader: TileReader, stem: str):
     canvas[:] = img[:8, :8].mean((0, 1))
     canvas[:, 504:504 + 3024] = cv2.resize(img, (3024, 3024), interpolation=cv2.INTER_CUBIC)
     ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    small, scale, _ = decode_for_reading(buf.tobytes(), "big.jpg")
-    assert scale == 2.0 and small.shape[:2] == (1512, 2016)
-    r = read_image(small, reader, "nanjing", False, 0, "big.jpg", None, scale)
+    photo = Photo.decode(buf.tobytes(), "big.jpg")
+    assert photo.scale == 2.0 and photo.image.shape[:2] == (1512, 2016)
+    r = read(photo, reader, "nanjing", False, 0)
     assert (r.width, r.height) == (4032, 3024)
     k = 3024 / img.shape[0]
     pairs = match(gt * k + np.array([504, 0, 504, 0], np.float32), r.det.xyxy)
@@ -115,7 +114,7 @@ def test_a_box_on_a_plain_surface_is_vetoed_and_real_tiles_are_kept(reader: Tile
 def test_every_label_fix_names_a_box_that_carries_the_label_it_corrects():
     """classes.VALID_LABEL_FIXES is not stale: each fix points at a row of the shared label file holding the
     wrong face it corrects, so the evaluation changes exactly those boxes."""
-    from vision.classes import VALID_LABEL_FIXES, fix_labels
+    from training.labels import VALID_LABEL_FIXES, fix_labels
 
     for name, index, given, shown in VALID_LABEL_FIXES:
         label = next((VALID / "labels").glob(name + ".rf.*.txt"))
@@ -129,7 +128,7 @@ def test_every_label_fix_names_a_box_that_carries_the_label_it_corrects():
 
 def test_a_row_of_characters_labelled_as_dots_is_read_as_characters(reader: TileReader):
     """hand_016: the export labels 4-5-6 of characters as dots; the reader names every tile as the fixed labels do."""
-    from vision.classes import fix_labels
+    from training.labels import fix_labels
 
     path = next((VALID / "images").glob("hand_016_jpg*"))
     img = load_photo(path)

@@ -10,7 +10,8 @@ import pytest
 
 from evaluation.photos import match
 from tests.helpers import SHARED
-from vision.classes import CLASS_INDEX, CLASSIFIER_CODES, RF_CODES
+from training.labels import RF_CODES, read_yolo
+from vision.classes import CLASS_INDEX, CLASSIFIER_CODES
 from vision.correction import restrict
 from vision.detections import Detections
 from vision.geometry import (
@@ -23,7 +24,6 @@ from vision.geometry import (
     turn_image,
     turned_shape,
 )
-from vision.labels import read_yolo
 from vision.models import MODELS_DIR
 from vision.orientation import upside_down
 from vision.photo import decode_for_reading, load_photo

@@ -19,6 +19,8 @@ from tests.image_files import encoded, picture
 from tests.test_vision_units import dets, row
 from vision.classes import CLASS_INDEX
 from vision.detections import Detections
+from vision.geometry import PhotoFrame
+from vision.pipeline import Photo, Seen
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -38,10 +40,11 @@ def page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("MAHJONG_LEDGER", str(tmp_path / "ledger.sqlite3"))
     seen: dict[str, Detections] = {}
 
-    def fake_detect(img, reader, timing=None, scale=1.0):  # noqa: ANN001 - stands in for vision.pipeline.detect
-        return seen["det"].copy()
+    def fake_see(photo: Photo, reader: object) -> Seen:  # stands in for vision.pipeline.see
+        det = seen["det"].copy()
+        return Seen(photo, det, PhotoFrame.of(photo.image.shape, photo.scale, det), {})
 
-    monkeypatch.setattr("webapp.reading.detect", fake_detect)
+    monkeypatch.setattr("webapp.reading.see", fake_see)
 
     def make(det: Detections | None = None) -> AppTest:
         if det is not None:

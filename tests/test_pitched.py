@@ -47,7 +47,7 @@ def test_neighbours_side_by_side_or_one_above_the_other():
 @pytest.mark.skipif(not (SHARED / "data" / "chinese-mahjong-rf" / "valid").exists(), reason="shared data absent")
 @pytest.mark.skipif(not (MODELS_DIR / "detector.onnx").exists(), reason="shipped models not built")
 def test_composed_hands_shot_pitched_45_degrees_are_read_upright():
-    """Hands composed from `valid` crops and shot by a pinhole camera pitched 45 degrees (vision.conditions.pitch):
+    """Hands composed from `valid` crops and shot by a pinhole camera pitched 45 degrees (evaluation.conditions.pitch):
     none is taken for a photo turned by a quarter, and the hands are read exactly."""
     from evaluation.hands import composed_cases
     from training.data import load_split

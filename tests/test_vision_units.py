@@ -408,7 +408,7 @@ def test_a_kong_whose_second_back_glare_paled_is_still_a_concealed_kong_and_an_e
 
 
 def test_a_labelled_tile_a_condition_pushes_out_of_the_photo_is_measured_as_such() -> None:
-    """``vision.evaluate --condition``: a tile the turn cut by the photo's edge is not a label the reader could find."""
+    """``evaluation.photos --condition``: a tile the turn cut by the photo's edge is no label the reader could find."""
     from evaluation.photos import within
 
     boxes = np.float32([[10, 10, 50, 60], [-20, 10, 20, 60], [90, 90, 130, 140]])
@@ -416,7 +416,7 @@ def test_a_labelled_tile_a_condition_pushes_out_of_the_photo_is_measured_as_such
 
 
 def test_a_slanted_tiles_label_turned_45_degrees_matches_its_tile_only_at_the_lower_overlap() -> None:
-    """``vision.evaluate --iou 0.3``: the label of a tile lying at 30 degrees is the box around it; turned with the
+    """``evaluation.photos --iou 0.3``: the label of a tile lying at 30 degrees is the box around it; turned with the
     photo by 45 degrees it becomes the box of a box, larger than the turned tile's own box (IoU 0.4). Each tile still
     matches only its own label, not its neighbour's."""
     import cv2

@@ -12,10 +12,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import CAMERASH_CODES, CLASS_INDEX, RF_CODES, fix_labels, mislabelled
+from training.labels import CAMERASH_CODES, RF_CODES, fix_labels, mislabelled, read_yolo, source_name
+from vision.classes import CLASS_INDEX
 from vision.crops import tile_crop
 from vision.detections import squashed
-from vision.labels import read_yolo, source_name
 
 EXPORT_SIZE = 640  # the export stretched every photo to 640 x 640
 

@@ -5,7 +5,7 @@ stick shapes, on ivory or white tiles with a coloured back, print blur and a lit
 Real crops stay dominant in training (``--synth-faces N`` adds N of these); the character tiles differ between
 sets mostly in the font, which is what a classifier that has seen few sets gets wrong (2m read as 3m).
 
-    python -m vision.training.faces --n 60 --out build/faces.png   # a sheet to look at
+    python -m training.faces --n 60 --out build/faces.png   # a sheet to look at
 """
 
 from __future__ import annotations

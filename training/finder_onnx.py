@@ -1,7 +1,7 @@
 """A trainable tile finder rebuilt from the shipped ONNX file, so that a new finder stage starts from the shipped
 one (its training checkpoints are not kept in the repository).
 
-    python -m vision.training.finder_onnx --onnx models/detector.onnx --out build/detector_shipped.pt
+    python -m training.finder_onnx --onnx models/detector.onnx --out build/detector_shipped.pt
 
 The export folded every batch norm into the convolution before it (a weight and a bias). Each norm is rebuilt so
 that it gives back exactly the folded convolution, in training as in evaluation: its running statistics are
@@ -120,7 +120,7 @@ def main() -> None:
 
     from training.data import load_split, shared_dir
 
-    ap = argparse.ArgumentParser(prog="python -m vision.training.finder_onnx", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m training.finder_onnx", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--onnx", default="models/detector.onnx")
     ap.add_argument("--base", default=str(shared_dir() / "weights" / "mjdet_yolo11n.pt"),

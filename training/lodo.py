@@ -5,12 +5,12 @@ photos and `valid` photos, a classifier is trained from scratch without that set
 `valid` crops; the sets that only `valid` has (IMG_27xx, the screenshots) are read by the classifier trained on
 every `train` set, which never saw them either. Epochs are kept by the `valid` crops of the sets trained on.
 
-    python -m vision.training.lodo --epochs 6 --work build/lodo            # ~8 min a fold on 2 CPU threads
-    python -m vision.training.lodo --epochs 6 --work build/lodo_faces --synth-faces 6000
-    python -m vision.training.lodo --epochs 6 --work build/lodo_full --synth-faces 6000 \
+    python -m training.lodo --epochs 6 --work build/lodo            # ~8 min a fold on 2 CPU threads
+    python -m training.lodo --epochs 6 --work build/lodo_faces --synth-faces 6000
+    python -m training.lodo --epochs 6 --work build/lodo_full --synth-faces 6000 \
         --recipe "--stretched-copies 3 --coarse 0.3 --extra-copies P=3 --turned-copies 1 --glare 0.15 ..."
-    python -m vision.training.lodo --table build/lodo build/lodo_faces     # the table of both
-    python -m vision.training.lodo --read build/lodo_full                  # each held-out set read as the reader does
+    python -m training.lodo --table build/lodo build/lodo_faces     # the table of both
+    python -m training.lodo --read build/lodo_full                  # each held-out set read as the reader does
 
 Training needs the `train` extra (torch); ``--read`` does not: it reads each held-out set with its fold's
 classifier the way the reader uses one (a second look at unsure crops, and the whole photos read with the shipped
@@ -45,7 +45,7 @@ def run_folds(work: Path, epochs: int, extra: list[str], folds: tuple[str, ...] 
         out = fold_dir(work, fold)
         if (out / "done").exists():
             continue
-        cmd = [sys.executable, "-m", "vision.training.train_classifier", "--epochs", str(epochs),
+        cmd = [sys.executable, "-m", "training.train_classifier", "--epochs", str(epochs),
                "--work", str(out), "--out", str(out / "classifier.onnx"), *extra]
         if fold:
             cmd += ["--leave-out", fold]
@@ -123,7 +123,7 @@ def read_held_out(work: Path, threads: int = 2) -> dict[str, dict]:
     accuracy of the tiles found, tiles right of all labelled, photos entirely right)."""
     from evaluation.photos import evaluate
     from training.data import rf_dir
-    from vision.classes import RF_CODES
+    from training.labels import RF_CODES
     from vision.reader import TileReader
 
     sets = valid_crops()
@@ -191,7 +191,7 @@ def print_tables(works: list[Path]) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m vision.training.lodo", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m training.lodo", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--work", default="build/lodo")

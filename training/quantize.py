@@ -1,6 +1,6 @@
 """The finder quantized to 8 bits, for its zoomed pass (the largest finder input): tried, not shipped.
 
-    python -m vision.training.quantize --model models/detector.onnx --out build/detector_int8.onnx   # ~3 min
+    python -m training.quantize --model models/detector.onnx --out build/detector_int8.onnx   # ~3 min
     python benchmarks/bench_vision.py --zoom-finder ../build/detector_int8.onnx   # (a path from the models folder)
 
 Static quantization (onnxruntime's QDQ format: weights per channel, activations per tensor, both 8 bits) with

@@ -1,7 +1,7 @@
 """Photo conditions for training the finder: the same kinds of trouble a phone at a real table makes (a tilted
 phone, a turned hand, a glare spot, shake, defocus, dim light, a colour cast), each drawn with random strength and
 shape, the boxes carried through every warp (the true warped boxes). The evaluation's conditions
-(``vision.conditions``) are fixed settings of a few of these; the shared `valid` photos stay the independent check.
+(``evaluation.conditions``) are fixed settings of a few of these; the shared `valid` photos stay the independent check.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Stage 2: train the tile-face classifier (42 faces + face-down) on crops and export it to ONNX.
 
-    python -m vision.training.train_classifier --epochs 14 --out models/classifier.onnx
+    python -m training.train_classifier --epochs 14 --out models/classifier.onnx
 
 Crops come from the shared `train` split (every labelled box), the camerash crops (other tile designs)
 and rendered face-down tiles; the `valid` split is only used to report accuracy.

@@ -1,6 +1,6 @@
 """Stage 1: fine-tune the YOLO tile finder (classes `tile`, `back`) and export it to ONNX.
 
-    python -m vision.training.train_detector --epochs 12 --imgsz 416 --synth 500 --out models/detector.onnx
+    python -m training.train_detector --epochs 12 --imgsz 416 --synth 500 --out models/detector.onnx
 
 Starts from ../shared/weights/mjdet_yolo11n.pt. Training images: every photo of the shared `train` split
 (all 42 faces -> `tile`) plus copy-paste composites of train-split crops with sideways and face-down tiles.

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from scoring import DEFAULT, RULESETS
+from scoring import DEFAULT, RULESETS, score_case
 from scoring.tiles import GLYPHS
 
 from .models import ModelMissing
@@ -80,8 +80,6 @@ def main(argv: list[str] | None = None) -> int:
         r = read(photo, reader, args.ruleset, args.winning or args.score, args.winner)
         out = r.to_json()
         if args.score:
-            from scoring import score_case
-
             if r.hand is None:
                 out["score"] = {"valid": False, "error": "invalid_input", "message": "the hand could not be read"}
             else:

@@ -1,11 +1,11 @@
 """Calibrated tile confidence: temperature scaling of the reader's face probabilities, and the doubt flag.
 
-`python -m vision.calibration --fit` reads the shared `valid` photos, fits on the even-numbered photos (sorted
+`python -m evaluation.calibration --fit` reads the shared `valid` photos, fits on the even-numbered photos (sorted
 by name) and writes ``models/calibration.json``: one temperature for the face probabilities, then the
 *sureness* (the chance a tile is read right, a logistic fit on its calibrated face probability and the finder's
 score for its box) and the doubt threshold on it. The odd-numbered photos are never used to fit and give the
 reported figures (expected calibration error, and the flag rates of the doubt threshold).
-`python -m vision.calibration` only reports, with the shipped file. A shown probability of 0.9 then means
+`python -m evaluation.calibration` only reports, with the shipped file. A shown probability of 0.9 then means
 that about 9 tiles in 10 shown so are right, and the page flags a tile only when it is a real doubt.
 """
 
@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from .models import MODELS_DIR
 
 CALIBRATION_FILE = "calibration.json"
 FINDER_SCORE_BOUND = 0.01
@@ -65,8 +67,6 @@ class Calibration:
 @lru_cache(maxsize=1)
 def shipped_calibration() -> Calibration:
     """The calibration shipped with the models (its temperature and its doubt flag)."""
-    from .models import MODELS_DIR
-
     return Calibration.load(MODELS_DIR)
 
 
