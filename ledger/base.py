@@ -29,7 +29,7 @@ def settle_up(totals: list[int]) -> list[dict[str, int]]:
     """Transfers that square the running totals: the largest debtor pays the largest creditor, repeatedly
     (at most three transfers for four players)."""
     bal = list(totals)
-    out = []
+    out: list[dict[str, int]] = []
     while True:
         debtor = min(range(len(bal)), key=lambda i: bal[i])
         creditor = max(range(len(bal)), key=lambda i: bal[i])

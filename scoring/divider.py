@@ -8,6 +8,7 @@ the kinds each wild tile stood for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .tiles import FIRST_WIND, N_KINDS, TERMINALS_AND_HONORS
@@ -122,7 +123,7 @@ def is_thirteen_orphans(counts: tuple[int, ...] | list[int]) -> bool:
     return all(counts[t] >= 1 for t in TERMINALS_AND_HONORS) and sum(counts[t] for t in TERMINALS_AND_HONORS) == 14
 
 
-def waits(counts13: list[int], held: list[int], kinds: range | tuple[int, ...], *, seven_pairs: bool,
+def waits(counts13: list[int], held: list[int], kinds: Sequence[int], *, seven_pairs: bool,
           orphans: bool = False) -> list[int]:
     """Kinds that complete a 13-tile (or 3k+1) hand; kinds already held 4 times (hand+melds) are skipped.
 

@@ -110,6 +110,11 @@ class WinContext:
 def _seat(value: object, where: str, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
+    return _a_seat(value, where)
+
+
+def _a_seat(value: object, where: str) -> int:
+    """A seat that must be given: 0-3 (InputError otherwise)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
         raise InputError(f"{where}: expected a seat 0-3, got {shorten(value)}")
     return value
@@ -191,7 +196,7 @@ def parse_hand(raw: object) -> Hand:
 
 def _kong_event(raw: object, where: str) -> KongEvent:
     d = _obj(raw, where)
-    seat = _seat(d.get("seat"), f"{where}.seat")
+    seat = _a_seat(d.get("seat"), f"{where}.seat")
     kind = d.get("kind")
     if kind not in KONG_KINDS:
         raise InputError(f"{where}.kind: expected one of {', '.join(KONG_KINDS)}, got {shorten(kind)}")

@@ -101,7 +101,8 @@ def _check_container(value: dict | list, depth: int, budget: list[int]) -> None:
 
 def _as_json_type(v: Any) -> Any:
     """A subclass of a JSON type (or a tuple from a Python caller) as the plain type; anything else refused."""
-    for base in (bool, str, int, float, dict, list):
+    bases: tuple[type[Any], ...] = (bool, str, int, float, dict, list)
+    for base in bases:
         if isinstance(v, base):
             return base(v)
     if isinstance(v, tuple):

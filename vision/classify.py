@@ -107,9 +107,9 @@ class Classifier:
         washed = np.array([washed_share(crop) for crop in crops])
         # the photo with the veil taken off, made only when a tile needs it (a 12-MP copy costs)
         clear = take_off(img, veil) if len(veiled) or (veil is not None and (washed > WASHED_FROM).any()) else None
-        if len(veiled):
+        if len(veiled) and clear is not None:
             # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
-            logp[veiled] = (logp[veiled] + self.logp([cut(i, clear) for i in veiled])) / 2
+            logp[veiled] = (logp[veiled] + self.logp([cut(int(i), clear) for i in veiled])) / 2
         det.probs = self.probabilities(crops, quarter_turnable(det.xyxy), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None

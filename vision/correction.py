@@ -121,7 +121,7 @@ def second_back(det: Detections, g: list[int]) -> int | None:
         shown = {det.codes[g[m]] for m in others}
         if len(shown) != 1 or INDEX[shown.pop()] in FLOWERS:  # a kong shows two equal faces, never flowers
             continue
-        score = float(lp[g.index(down[0]), BACK] + lp[k, BACK] + lp[np.ix_(others, faces)].sum(0).max())
+        score = float(lp[g.index(down[0]), BACK] + lp[k, BACK] + lp[np.ix_(np.array(others, int), faces)].sum(0).max())
         if score > best:
             best, partner = score, i
     return partner if best > exposed else None

@@ -61,7 +61,8 @@ class Detections:
         backs = [p.back_score for p in parts]
         return cls(np.concatenate([p.xyxy for p in parts]).astype(np.float32),
                    np.concatenate([p.confidence for p in parts]).astype(np.float32),
-                   back_score=None if any(b is None for b in backs) else np.concatenate(backs))
+                   back_score=None if any(b is None for b in backs) else
+                   np.concatenate([b for b in backs if b is not None]))
 
     def copy(self) -> Detections:
         """An independent copy (the interpretation of a reading changes its probabilities)."""

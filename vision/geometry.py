@@ -5,7 +5,7 @@ read the photo in back to the photo as sent."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 import cv2
 import numpy as np
@@ -15,8 +15,18 @@ class Turns(Protocol):
     """How the reader turned a photo to read it: ``levelled`` degrees in its plane first, then ``turned`` quarter
     turns counter-clockwise (a ``Detections`` says so of its boxes)."""
 
-    levelled: float
-    turned: int
+    @property
+    def levelled(self) -> float: ...
+
+    @property
+    def turned(self) -> int: ...
+
+
+class Boxed(Turns, Protocol):
+    """Boxes (``xyxy``) that lie in the frame ``Turns`` says: a ``Detections``."""
+
+    @property
+    def xyxy(self) -> np.ndarray: ...
 
 ROW_ANGLE_MIN, ROW_ANGLE_MAX = 4.0, 35.0  # degrees: under it an axis-aligned crop is as good; over it, ambiguous
 
@@ -194,7 +204,7 @@ def photo_boxes(det: Turns, shape: tuple[int, ...], xyxy: np.ndarray | None = No
     """The reading's boxes (``xyxy``, else ``det.xyxy``) in the pixels of the photo itself (of ``shape``), undoing
     ``as_read``: a box of a levelled photo comes back as the axis-aligned box around its tile turned back (the box
     a labeller draws)."""
-    boxes = det.xyxy if xyxy is None else xyxy
+    boxes = xyxy if xyxy is not None else cast(Boxed, det).xyxy
     if not det.levelled:
         return turn_boxes(boxes, turned_shape(shape, det.turned), -det.turned)
     m, level = level_matrix(shape, det.levelled)
@@ -276,4 +286,4 @@ def level_boxes(xyxy: np.ndarray, shape: tuple[int, ...], angle: float) -> np.nd
     (``level_image``): each its tile's own upright box there (``crops.levelled`` turns the centres by
     ``level_rotation``, as ``level_matrix`` does; the matrix adds the canvas's shift)."""
     m = level_matrix(shape, angle)[0]
-    return (levelled(xyxy, angle) + np.float32([m[0, 2], m[1, 2]] * 2)).astype(np.float32)
+    return (levelled(xyxy, angle) + np.array([m[0, 2], m[1, 2]] * 2, np.float32)).astype(np.float32)

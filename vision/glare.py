@@ -97,8 +97,8 @@ def take_off(img: np.ndarray, small: np.ndarray | None) -> np.ndarray:
         x1, x2 = int(cx * fx), min(w, int(np.ceil((cx + cw) * fx)))
         # the small veil resized to the photo, only over this reach (the same sampling as a whole-photo resize)
         sy, sx = (np.arange(y1, y2) + 0.5) / fy - 0.5, (np.arange(x1, x2) + 0.5) / fx - 0.5
-        a = cv2.remap(small, *np.meshgrid(sx.astype(np.float32), sy.astype(np.float32)), cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE)
+        mx, my = np.meshgrid(sx.astype(np.float32), sy.astype(np.float32))
+        a = cv2.remap(small, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         gain = 1.0 / np.maximum(1.0 - a, MIN_CLEAR)
         part = 255.0 - img[y1:y2, x1:x2].astype(np.float32)
         part *= gain[..., None] if part.ndim == 3 else gain

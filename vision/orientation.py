@@ -36,7 +36,7 @@ def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float,
     if min(grey.shape) < 8:
         return 0.0, 0.0
     # (a light blur first: the weave of a cloth mat runs along the picture's axes and would outweigh the tiles)
-    grey = cv2.GaussianBlur(grey, (0, 0), EDGE_BLUR)
+    grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), EDGE_BLUR), np.float32)
     gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
     # an edge's normal at angle a and one at a + 90 degrees are the same rectangle's: 4a folds them together. Each
     # gradient g = gx + i gy weighs |g| e^(4ia) = g^4 / |g|^3, computed without trigonometry (8x faster here)

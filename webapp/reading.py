@@ -60,7 +60,7 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
     img = as_read(photo.image, det)  # shown (and cut into tile crops) the way it was read: upright, rows level
     timing["page_read_ms"] = 1000 * (time.perf_counter() - t0)
     # before any ruleset: a doubt of the face the reader sees likeliest
-    doubtful = shipped_calibration().doubtful(det.probs.max(1), det.confidence) if len(det) else []
+    doubtful = shipped_calibration().doubtful(det.probs.max(1), det.confidence) if len(det) else np.zeros(0, bool)
     tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(doubtful[i])} for i in range(len(det))]
     return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
                      round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing,

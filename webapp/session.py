@@ -166,8 +166,7 @@ def load_table(ledger: LedgerBase | None) -> Table:
             pass
     if "url_applied" not in st.session_state:
         st.session_state["url_applied"] = True
-        params = {k: st.query_params.get(k) for k in ("ruleset", "players", "dealer", "lang")
-                  if st.query_params.get(k) is not None}
+        params = {k: v for k in ("ruleset", "players", "dealer", "lang") if (v := st.query_params.get(k)) is not None}
         if ledger is not None and _has_hands(ledger):
             params.pop("dealer", None)  # a table already playing keeps its dealer; a new one starts from the URL
         new = from_url(tbl, params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..divider import counts_of, is_standard_complete, is_thirteen_orphans, seven_pairs_quads, standard, waits
 from ..errors import InputError
@@ -186,19 +186,24 @@ class View:
     all_counts: list[int]
 
 
-@dataclass(slots=True)
-class Evaluation:
-    """The elements of one view, the amount they give (per share, or fan) and the key that ranks readings."""
+V = TypeVar("V", bound=View)  # a ruleset's own view
 
-    view: Any
+
+@dataclass(slots=True)
+class Evaluation(Generic[V]):
+    """The elements of one view, the amount they give (per share, or fan) and the key that ranks readings (any
+    value that orders: an int or a tuple of them)."""
+
+    view: V
     elements: list[ScoredElement]
     amount: int
-    rank: Any
+    rank: Any  # compared only among the readings of one hand by one ruleset
     info: dict[str, Any] = field(default_factory=dict)
-    pending: list[tuple[Element, int]] = field(default_factory=list)  # (element, amount): explained only if kept
+    # (element, amount): explained only if kept
+    pending: Sequence[tuple[Element[Any], int]] = field(default_factory=list)
     pending_unit: str = "value"  # what the pending amounts are: "value" or "fan"
 
-    def finish(self) -> Evaluation:
+    def finish(self) -> Evaluation[V]:
         """Write the reasons of the pending elements (only the best of many readings needs them)."""
         self.elements += [e.scored(self.view, **{self.pending_unit: n}) for e, n in self.pending]
         self.pending = []
@@ -211,21 +216,22 @@ def all_pungs(shape: Shape | None, hand: Hand) -> bool:
         and all(m.type != "chow" for m in hand.melds)
 
 
-class Element:
-    """One scoring element (the MahjongRepository `Yaku` shape): id, names, condition, value, reason."""
+class Element(Generic[V]):
+    """One scoring element (the MahjongRepository `Yaku` shape): id, names, condition, value, reason; ``V`` is
+    the view of the ruleset it belongs to."""
 
     id: ClassVar[str]
     zh: ClassVar[str]
     en: ClassVar[str]
     excludes: ClassVar[tuple[str, ...]] = ()  # ids of elements this one replaces when both apply
 
-    def is_condition_met(self, view: Any) -> bool:  # pragma: no cover - interface
+    def is_condition_met(self, view: V) -> bool:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def reason(self, view: Any) -> Text:  # pragma: no cover - interface
+    def reason(self, view: V) -> Text:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def scored(self, view: Any, **amount: Any) -> ScoredElement:
+    def scored(self, view: V, **amount: Any) -> ScoredElement:
         """This element as it appears in a result, with its reason in both languages."""
         return ScoredElement(self.id, self.zh, self.en, self.reason(view), **amount)
 
@@ -703,11 +709,11 @@ class Ruleset:
         """A rejection that needs no reading of the tiles (e.g. 封胡); None to go on."""
         return None
 
-    def views(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Iterable[Any]:
+    def views(self, hand: Hand, ctx: WinContext, opts: dict[str, Any]) -> Sequence[View]:
         """One view per reading of the hand."""
         return [View(hand, ctx, opts, s, self.held_counts(hand, s.counts)) for s in self.shapes(hand, ctx, opts)]
 
-    def evaluate(self, view: Any) -> Evaluation:  # pragma: no cover - interface
+    def evaluate(self, view: Any) -> Evaluation:  # pragma: no cover - interface (each ruleset: its own view)
         """The elements of one reading, the amount and the rank key (the highest rank is kept)."""
         raise NotImplementedError
 
@@ -831,7 +837,10 @@ def feed_counts(melds: Iterable[Meld]) -> list[int]:
     return feeds
 
 
-def apply_exclusions(elements: list[Element]) -> list[Element]:
+E = TypeVar("E", bound=Element[Any])
+
+
+def apply_exclusions(elements: list[E]) -> list[E]:
     """Drop every element that another present element excludes."""
     gone = {x for e in elements for x in e.excludes}
     return [e for e in elements if e.id not in gone]

@@ -50,7 +50,7 @@ class JingView(View):
         return self.shape is not None and self.shape.kind == "seven_pairs"
 
 
-class JingElement(Element):
+class JingElement(Element[JingView]):
     MAIN = CHENGBEI = 0
     big = False  # a 大胡 element (§3.5)
 
@@ -413,7 +413,7 @@ class Nanjing(Ruleset):
                                  if n_hard else Text("no hard flower", "沒有硬花"),
                                  value=n_hard * mult, extra={"count": n_hard}))
         n_soft = sum(items.values())
-        item_list = [{"id": k, "count": items[k]} for k in SOFT_ORDER if items.get(k)]
+        item_list: list[dict[str, Any]] = [{"id": k, "count": items[k]} for k in SOFT_ORDER if items.get(k)]
         out.append(ScoredElement("soft_flowers", "軟花", "Soft flowers",
                                  Text(", ".join(f"{SOFT_TEXT[i['id']].en} {i['count']}" for i in item_list)
                                       + f" × {mult}", "、".join(f"{SOFT_TEXT[i['id']].zh} {i['count']}"

@@ -48,7 +48,7 @@ class NanningView(View):
 
 # ------------------------------------------------------------------ hand-type elements (§1.2)
 
-class HandType(Element):
+class HandType(Element[NanningView]):
     """A §1.2 hand type: D (single payer) and S (each of three) values and the 門清 increments."""
 
     D = S = INC_D = INC_S = 0
@@ -167,7 +167,7 @@ TUIDAOHU = Tuidaohu()
 
 # ------------------------------------------------------------------ situations (§1.3), first match wins
 
-class Situation(Element):
+class Situation(Element[NanningView]):
     single: bool = True
     flat: bool = False  # 天胡 / 地胡: a flat amount, nothing else counts
 

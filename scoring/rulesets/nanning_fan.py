@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 from ..divider import (
     seven_pairs_quads,
@@ -68,8 +68,14 @@ class FanView(View):
     wild_win: bool = False  # the self-drawn winning tile is a ghost
     flush: tuple[set[int], bool, bool] = (set(), False, False)  # suits_and_honors of all_counts, computed once
 
+    @property
+    def division(self) -> Shape:
+        """The reading's shape: every fan view has one (a hand with no winning shape scores no view)."""
+        assert self.shape is not None
+        return self.shape
 
-class FanElement(Element):
+
+class FanElement(Element[FanView]):
     FAN = 0
 
     def fan(self, v: FanView) -> int:
@@ -118,13 +124,13 @@ class Qixiaodui(FanElement):
     id, zh, en = "qixiaodui", "七小對", "Seven pairs"
 
     def is_condition_met(self, v: FanView) -> bool:
-        return v.shape.kind == "seven_pairs"
+        return v.division.kind == "seven_pairs"
 
     def fan(self, v: FanView) -> int:
         return v.opts["qixiaodui_fan"]
 
     def reason(self, v: FanView) -> Text:
-        if v.shape.quads:
+        if v.division.quads:
             return Text("seven pairs and no melds (a quad counts as two pairs)", "七對，沒有副露（四張相同算兩對）")
         return Text("seven pairs and no melds", "七對，沒有副露")
 
@@ -133,7 +139,7 @@ class QixiaoduiZimo(FanElement):
     id, zh, en, FAN = "qixiaodui_zimo", "七小對自摸", "Seven pairs self-drawn", 1
 
     def is_condition_met(self, v: FanView) -> bool:
-        return v.shape.kind == "seven_pairs" and v.ctx.win_type == "self_draw"
+        return v.division.kind == "seven_pairs" and v.ctx.win_type == "self_draw"
 
     def reason(self, v: FanView) -> Text:
         return Text("seven pairs won by self-draw", "七對自摸")
@@ -191,7 +197,7 @@ class Pinghu(FanElement):
     id, zh, en, FAN = "pinghu", "平胡", "Plain win", 1
 
     def is_condition_met(self, v: FanView) -> bool:
-        return v.shape.kind == "standard"
+        return v.division.kind == "standard"
 
     def reason(self, v: FanView) -> Text:
         return Text("four sets and a pair with no pattern fan", "四組一對，沒有其他牌型")
@@ -306,7 +312,8 @@ class NanningFan(Ruleset):
                 rep = list(ct)
                 for k in used:
                     rep[k] += 1
-                out.append(Shape("standard", pair, tuple(sorted(groups)), represented=used, counts=tuple(rep)))
+                whole = cast("tuple[tuple[int, bool], ...]", groups)  # (no group left free)
+                out.append(Shape("standard", pair, tuple(sorted(whole)), represented=used, counts=tuple(rep)))
                 continue
             out.extend(self._resolve_free(ct, pair, groups, used, free, limit))
         if not hand.melds:
@@ -401,7 +408,7 @@ class NanningFan(Ruleset):
     def evaluate(self, v: FanView) -> Evaluation:
         """The fan elements of one reading: a limit hand alone, or patterns (平胡 if none) plus bonuses."""
         limits = []
-        if v.shape.kind == "orphans":
+        if v.division.kind == "orphans":
             cap = v.opts["fan_cap"]
             limits.append(("shisanyao", min(13, cap) if cap is not None else 13))
         if v.ctx.heavenly:
@@ -457,10 +464,10 @@ class NanningFan(Ruleset):
         if v.wild:
             g = self.ghost_kind(opts)
             assert g is not None
-            result.extra["ghost_substitution"] = [CODES[k] for k in v.shape.represented]
+            result.extra["ghost_substitution"] = [CODES[k] for k in v.division.represented]
             result.extra["ghost_details"] = {"ghost": CODES[g], "wild_count": v.wild,
                                              "stands_for": [{"ghost": CODES[g], "as": CODES[k]}
-                                                            for k in v.shape.represented]}
+                                                            for k in v.division.represented]}
             result.extra["shape"] = result.extra.pop("shape")
         return result
 
