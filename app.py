@@ -2,7 +2,7 @@
 
 Run: streamlit run app.py   (phone on the same network: see README; camera access needs HTTPS or localhost)
 The page is a composition of panels (webapp/panels); each reads and writes this tab's typed state
-(webapp/session.py) and the table's ledger, and asks the ruleset for what it has.
+(webapp/panels.Page over webapp/session.py) and asks the ruleset for what it has: ``render(page)``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import dataclasses
 import streamlit as st
 
 from webapp.i18n import t
-from webapp.panels import confirm, ledger, photo, result, setup, situation, waits
+from webapp.panels import Page, confirm, ledger, photo, result, setup, situation, waits
 from webapp.reading import reader, reinterpret
 from webapp.session import Table, load_table, open_ledger, tab
 
@@ -27,22 +27,20 @@ if book_problem:
     st.error(f"⚠️ {t('ledger_broken', tbl.lang)}: {book_problem}")
 elif book is not None and book.read_only:
     st.warning(f"{t('ledger_read_only', tbl.lang)}: {book.where}")
-setup.render(book, tbl)
-
 # a recorded hand being edited is scored with its own ruleset, house rules and dealer
 override = st.session_state.get("table_override") if tb.editing is not None else None
 if override is None:
     st.session_state.pop("table_override", None)
 hand_tbl: Table = dataclasses.replace(tbl, ruleset=override["ruleset"], options={override["ruleset"]:
                                       override["options"]}, dealer=override["dealer"]) if override else tbl
+page = Page(tb, tbl, hand_tbl, book, book_problem)
 
-photo.render(tb, hand_tbl.rules)
-reinterpret(tb, hand_tbl.rules, hand_tbl.opts)
-confirm.render(tb, hand_tbl)
-sit, problem = situation.render(tb, hand_tbl)
-if st.session_state.get("waits_mode"):  # the switch sits below, so the score comes first on a phone
-    waits.render(tb, hand_tbl, sit)
-else:
-    result.render(tb, hand_tbl, book, sit, problem)
+setup.render(page)
+photo.render(page)
+reinterpret(tb, hand_tbl.rules, hand_tbl.opts)  # the photo read for this hand's ruleset and house rules
+confirm.render(page)
+situation.render(page)
+# the switch sits below, so the score comes first on a phone
+(waits if st.session_state.get("waits_mode") else result).render(page)
 st.toggle(t("what_wins_mode", tbl.lang), key="waits_mode")
-ledger.render(tb, tbl, book, book_problem)
+ledger.render(page)

@@ -18,7 +18,7 @@ from tests.helpers import SHARED
 
 EXAMPLES = SHARED / "rules" / "examples.json"
 SEEDS: list[dict[str, Any]] = [c for c in (json.loads(EXAMPLES.read_text())["cases"] if EXAMPLES.exists() else [])]
-SEEDS += [random_case(random.Random(i), rs, True) for i in range(20) for rs in ("nanning", "nanning-fan", "nanjing")]
+SEEDS += [random_case(random.Random(i), rs, True) for i in range(20) for rs in RULESETS]
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 50), st.integers(-(10**40), 10**40), st.floats(allow_nan=True),

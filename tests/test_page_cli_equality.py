@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+import scoring
 from scoring import score_case
 from scoring.generate import random_case
 from webapp.case import build_case, state_from_case
 
 ROOT = Path(__file__).resolve().parents[1]
-RULESETS = ("nanning", "nanning-fan", "nanjing")
+RULESETS = tuple(scoring.RULESETS)  # every ruleset the engine has
 
 
 def page_case(case: dict) -> dict:

@@ -9,10 +9,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import scoring
 from scoring import score_case
 from scoring.generate import random_case
 
-RULESETS = ("nanning", "nanning-fan", "nanjing")
+RULESETS = tuple(scoring.RULESETS)  # every ruleset the engine has
 cases = st.builds(lambda seed, rs, g: random_case(random.Random(seed), rs, g),
                   st.integers(0, 2**32 - 1), st.sampled_from(RULESETS), st.booleans())
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -47,7 +47,7 @@ def brute(q: dict) -> tuple[set[str], dict[str, dict]]:
 
 
 CASES = [random_case(random.Random(seed), rs, ghosts=True)
-         for seed in range(14) for rs in ("nanning", "nanning-fan", "nanjing")]
+         for seed in range(14) for rs in RULESETS]
 
 
 @pytest.mark.parametrize("full", CASES, ids=[f"{c['ruleset']}-{i}" for i, c in enumerate(CASES)])

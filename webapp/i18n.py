@@ -197,3 +197,9 @@ def said_of(e: Exception) -> Said:
     """An input error as the page keeps it: its English, and its Chinese where the engine wrote one (else a
     general line: the page never shows English in Chinese mode)."""
     return Said(str(e), getattr(e, "zh", None) or LABELS["input_unreadable"][1])
+
+
+def tile_label(c: str, lang: str = "en") -> str:
+    """A tile's code as the page writes it (the Unicode mahjong glyphs are missing from many phones' fonts; the
+    tile pictures show the faces); a face-down tile and a tile to leave out in words."""
+    return t(f"tile_{c}", lang) if c in ("back", "remove") else c

@@ -1,1 +1,34 @@
-"""The page's panels: each reads and writes the tab state and asks the ruleset, never its name."""
+"""The page's panels: each is a module with ``render(page: Page) -> None``, reading and writing the typed state
+of one page view (``Page``) and asking the ruleset for what it has, never its name. ``app.py`` composes them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ledger import LedgerBase
+
+from ..session import Tab, Table
+from ..state import Situation
+
+
+@dataclass
+class Page:
+    """One run of the page: this tab's work (``tab``), the table as set up (``table``), the table this hand is
+    scored with (``hand``: a recorded hand being edited keeps its own ruleset, house rules and dealer), the
+    table's ledger (None: none could be opened, ``book_problem`` says why), and the situation as entered (the
+    situation panel fills ``situation`` and ``problem``, what is wrong with it, for the panels after it)."""
+
+    tab: Tab
+    table: Table
+    hand: Table
+    book: LedgerBase | None = None
+    book_problem: str | None = None
+    situation: Situation | None = None
+    problem: str | None = None
+
+
+class Panel(Protocol):
+    """A panel module."""
+
+    def render(self, page: Page) -> None: ...

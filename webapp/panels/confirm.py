@@ -17,12 +17,12 @@ from scoring.tiles import split_notation
 from vision.said import in_lang
 
 from ..editing import compact
-from ..i18n import said_of
+from ..i18n import said_of, tile_label
 from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_numbers, tile_order
-from ..session import Tab, Table, label, page_lang
+from ..session import Tab, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
 from ..tile_art import hand_picture, photo_crops
-from .photo import tile_label
+from . import Page
 
 FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
 
@@ -139,7 +139,8 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
                                                               st.session_state["pick_code"]))
 
 
-def render(tb: Tab, tbl: Table) -> None:
+def render(page: Page) -> None:
+    tb, tbl = page.tab, page.hand
     rules = tbl.rules
     st.subheader(label("confirm"))
     if tb.editing is not None:

@@ -15,11 +15,12 @@ from scoring.rulesets.base import relative_seat
 from scoring.tiles import CODES
 from vision.said import in_lang
 
+from .. import situation_form
 from ..editing import parse_penalty_lines, pay_lines
 from ..i18n import said_of
 from ..session import Tab, Table, label
 from ..tile_art import SIDEWAYS_AT, kong_tiles, row_of
-from . import situation as situation_panel
+from . import Page
 
 KINDS = ("concealed", "exposed", "added", "flower")
 MAX_KONGS = 16  # four players, four kongs each
@@ -97,12 +98,15 @@ def record(tb: Tab, ledger: LedgerBase, case: dict[str, Any]) -> None:
     for k in [k for k in st.session_state if str(k).startswith("draw")]:
         del st.session_state[k]
     tb.new_entry()
-    situation_panel.reset()
+    situation_form.reset()
 
 
-def render(tb: Tab, tbl: Table, ledger: LedgerBase) -> None:
+def render(page: Page) -> None:
     """The drawn-hand form: its kongs and penalties, their payments as the engine settles them, and Record
     (the ledger panel shows it only on a ledger it may write)."""
+    tb, tbl, ledger = page.tab, page.table, page.book
+    if ledger is None:
+        return
     lang, names = tbl.lang, tbl.names
     with st.expander(label("record_draw")):
         st.caption(label("draw_explained"))

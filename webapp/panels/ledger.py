@@ -9,10 +9,11 @@ import streamlit as st
 from ledger import LedgerBase, LedgerError, settle_up
 from scoring import RULESETS, event_net
 
+from .. import situation_form
 from ..case import state_from_case
-from ..session import Tab, Table, label
+from ..session import Tab, label
+from . import Page
 from . import drawn as drawn_panel
-from . import situation as situation_panel
 
 
 def load_for_edit(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
@@ -27,8 +28,8 @@ def load_for_edit(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
     tb.editing = rec.id
     st.session_state["table_override"] = {"ruleset": rec.ruleset, "options": rec.case.get("options", {}),
                                           "dealer": dealer}
-    situation_panel.reset()
-    situation_panel.show(sit, hand)
+    situation_form.reset()
+    situation_form.show(sit, hand)
 
 
 def ask_delete(tb: Tab, hand_id: int) -> None:
@@ -65,7 +66,8 @@ def watch(ledger: LedgerBase, seen: int) -> None:
         st.rerun()
 
 
-def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str | None) -> None:
+def render(page: Page) -> None:
+    tb, tbl, ledger, ledger_problem = page.tab, page.table, page.book, page.book_problem
     st.subheader(label("ledger"))
     if ledger is None:
         st.caption(ledger_problem or "")
@@ -129,7 +131,7 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, ledger_problem: str |
                     st.write(f"v{h['version']} ({h['replaced']}): " + ", ".join(
                         f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["cases"], h["results"]))))
     if writable:
-        drawn_panel.render(tb, tbl, ledger)
+        drawn_panel.render(page)
     d2, d3 = st.columns(2)
     # exported only when pressed: no extra ledger reads on every rerun
     d2.download_button(label("export_csv"), lambda: ledger.export_csv(list(names)), "mahjong-ledger.csv", "text/csv")

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scoring import Ruleset
 from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import INDEX
 from vision.said import in_lang
 
-from ..i18n import t
+from ..i18n import tile_label
 from ..reading import PICKABLE, take_photo
 from ..session import Tab, label, page_lang
 from ..state import MeldState
-
-
-def tile_label(c: str, lang: str = "en") -> str:
-    """A tile's code as the page writes it (the Unicode mahjong glyphs are missing from many phones' fonts; the
-    tile pictures show the faces); a face-down tile and a tile to leave out in words."""
-    return t(f"tile_{c}", lang) if c in ("back", "remove") else c
+from . import Page
 
 
 def add_manual(tb: Tab, where: str) -> None:
@@ -76,7 +70,8 @@ def backspace(tb: Tab) -> None:
     tb.editor.change(hand)
 
 
-def render(tb: Tab, rules: Ruleset) -> None:
+def render(page: Page) -> None:
+    tb, rules = page.tab, page.hand.rules
     st.subheader(label("capture"))
     lang = page_lang()
     to_names = {w: label(f"to_{w}") for w in ("concealed", "winning", "flowers", "meld")}

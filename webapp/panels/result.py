@@ -4,7 +4,6 @@ an empty hand, an unreadable field or an invalid case shows why, and no Record b
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import streamlit as st
 
@@ -12,15 +11,15 @@ from ledger import LedgerBase, LedgerError
 from scoring import score_case
 from scoring.api import parse_case
 from scoring.errors import InputError
-from scoring.rulesets.base import LIABILITY_TEXT
 from vision.said import in_lang
 
+from .. import situation_form
 from ..card import result_card
 from ..case import build_case
-from ..editing import pay_lines
+from ..score_view import show_result
 from ..session import Tab, Table, label
 from ..state import HandState, Situation
-from . import situation as situation_panel
+from . import Page
 
 
 def current(tb: Tab, tbl: Table, sit: Situation, problem: str | None) -> tuple[dict | None, dict | None]:
@@ -34,50 +33,6 @@ def current(tb: Tab, tbl: Table, sit: Situation, problem: str | None) -> tuple[d
         return None, {"valid": False, "error": "invalid_input", "message": str(e),
                       **({"message_zh": e.zh} if e.zh else {})}
     return case, score_case(case)
-
-
-def show(result: dict[str, Any], tbl: Table) -> None:
-    rules, lang, names = tbl.rules, tbl.lang, tbl.names
-    if not result["valid"]:
-        msg = rules.error_text(result["error"]).get(lang)
-        detail = result.get("message_zh") if lang == "zh" else result.get("message")
-        st.error(f"{label('invalid')}: {msg}" + (f" — {detail}" if detail else ""))
-        return
-    unit = rules.unit.get(lang)
-    head = [f"**{label('valid')}**"] + [f"{label(k)}: **{result[k]}**" for k in ("fan", "points", "total")
-                                         if k in result]
-    st.success(" · ".join(head) + f" · {rules.title.get(lang)}")
-    rows = []
-    for e in result["elements"]:
-        # an element's items (Nanjing's soft flowers) are named in its reason
-        shown = f"×{e['multiplier']}" if "multiplier" in e else f"{e.get('value', e.get('fan'))}"
-        rows.append({label("element"): e["zh"] if lang == "zh" else f"{e['zh']} {e['en']}", label("value"): shown,
-                     label("reason"): e["reason_zh"] if lang == "zh" else e["reason"]})
-    st.table(rows)
-    for e in result.get("implied_events", []):  # D-C10: a kong the tiles prove, counted without being entered
-        st.info(f"{label('implied')}: {e['reason_zh'] if lang == 'zh' else e['reason']}")
-    s = result["settlement"]
-    liab = result.get("liability")
-    if liab:
-        text = LIABILITY_TEXT.get(liab["type"])
-        st.write(f"{label('liability')}: {text.get(lang) if text else liab['type']} → {names[liab['liable']]}")
-    if liab and s["mode"] == "each" and len({p["from"] for p in result["hand_payments"]}) == 1:
-        st.write(f"{label('settlement')}: {names[liab['liable']]} {label('pays_for_all')} "
-                 f"**{sum(p['amount'] for p in result['hand_payments'])} {unit}**")
-    elif s["mode"] == "each":
-        st.write(f"{label('settlement')}: {label('each_pays')} **{s['amount']} {unit}**")
-    else:
-        st.write(f"{label('settlement')}: {names[s['payer']]} {label('single_pays')} **{s['amount']} {unit}**")
-    for key in ("hand_payments", "kong_payments", "penalty_payments"):
-        if result.get(key):
-            st.markdown(f"**{label(key)}**")
-            for line in pay_lines(result[key], names):
-                st.write(f"{line} {unit}")
-    nets = st.container(horizontal=True)  # the four nets side by side, on a phone too
-    for i in range(4):
-        nets.metric(names[i], result["net"][i])
-    if "next_dealer" in result:  # the engine's: a Nanjing 大胡 keeps the deal (D-J17)
-        st.caption(f"{label('next_dealer')}: {names[result['next_dealer']]}")
 
 
 def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) -> None:
@@ -102,7 +57,7 @@ def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) ->
         tb.flash.append(("error", str(e)))
         return
     tb.new_entry(HandState())
-    situation_panel.reset({"winner": case["context"]["winner"]})
+    situation_form.reset({"winner": case["context"]["winner"]})
     for k in ("concealed_txt", "winning_txt", "flowers_txt"):
         st.session_state.pop(k, None)
 
@@ -116,15 +71,18 @@ def add_winner(tb: Tab, case: dict, result: dict) -> None:
     d = case["context"]["discarder"]
     done = {c["context"]["winner"] for c, _ in tb.pending_multi}
     winner = next((d + k) % 4 for k in (1, 2, 3) if (d + k) % 4 not in done)
-    situation_panel.reset({"winner": winner, "win_type": "discard", "discarder": d})
+    situation_form.reset({"winner": winner, "win_type": "discard", "discarder": d})
 
 
 def cancel_edit(tb: Tab) -> None:
     tb.new_entry(HandState())
-    situation_panel.reset()
+    situation_form.reset()
 
 
-def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, sit: Situation, problem: str | None) -> None:
+def render(page: Page) -> None:
+    tb, tbl, ledger, sit, problem = page.tab, page.hand, page.book, page.situation, page.problem
+    if sit is None:
+        return
     st.subheader(label("result"))
     for kind, msg in tb.flash:
         (st.success if kind == "success" else st.error)(msg)
@@ -139,7 +97,7 @@ def render(tb: Tab, tbl: Table, ledger: LedgerBase | None, sit: Situation, probl
     if result is None:
         st.caption(label("nothing_to_score"))
     else:
-        show(result, tbl)
+        show_result(result, tbl)
     ok = result is not None and result.get("valid") and case is not None
     writable = ledger is not None and not ledger.read_only
     b1, b2, b3 = st.columns(3)

@@ -12,6 +12,7 @@ from scoring import RULESETS
 from scoring.errors import InputError
 
 from ..session import Table, label, save_table
+from . import Page
 
 
 def _write(ledger: LedgerBase | None, tbl: Table, **changes: Any) -> None:
@@ -68,8 +69,9 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
             st.error(st.session_state[f"{key}_error"])
 
 
-def render(ledger: LedgerBase | None, tbl: Table) -> None:
+def render(page: Page) -> None:
     """The compact table bar; it opens to edit."""
+    ledger, tbl = page.book, page.table
     rules = tbl.rules
     summary = f"{rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
         " · ".join(tbl.names)

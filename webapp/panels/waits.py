@@ -10,14 +10,17 @@ import streamlit as st
 from scoring.waits import waits
 
 from ..case import build_case
-from ..session import Tab, Table, label
-from ..state import Situation
-from .photo import tile_label
-from .result import show
+from ..i18n import tile_label
+from ..score_view import show_result
+from ..session import label
+from . import Page
 
 
-def render(tb: Tab, tbl: Table, sit: Situation) -> None:
+def render(page: Page) -> None:
     """The wait table of the hand on screen (its winning tile, if any, counts as one of its tiles)."""
+    tb, tbl, sit = page.tab, page.hand, page.situation
+    if sit is None:
+        return
     st.subheader(label("what_wins"))
     hand = copy.deepcopy(tb.editor.hand)
     if hand.winning is not None:
@@ -52,7 +55,7 @@ def render(tb: Tab, tbl: Table, sit: Situation) -> None:
         who = label("self_draw_word") if by == "self_draw" else tbl.names[int(by.split("_")[1])]
         with st.expander(f"{tile_label(w['tile'])} · {w['best']['amount']} {unit} ({who}) · "
                          f"{label('live')} {w['live']}", expanded=False):
-            show(w["results"][by], tbl)
+            show_result(w["results"][by], tbl)
     for n in table["completes_but_does_not_score"]:
         st.warning(f"{tile_label(n['tile'])}: {label('no_score')} — "
                    f"{tbl.rules.error_text(n['error']).get(tbl.lang)}")
