@@ -79,3 +79,40 @@ def test_a_finder_with_nms_in_its_graph_finds_the_same_tiles(tmp_path: object) -
     # the head gives each box's share of "face down"; the export only its class, as 0 or 1
     assert a.back_score is not None and b.back_score is not None
     assert all((a.back_score[i] > 0.5) == (b.back_score[j] > 0.5) for i, j in pairs)
+
+
+class _FixedInput:
+    """A finder exported at a fixed 416 x 416 input that finds nothing; it records the inputs it is given."""
+
+    def __init__(self) -> None:
+        self.inputs: list[tuple[int, ...]] = []
+
+    def get_inputs(self) -> list:
+        return [_Port("images", [1, 3, 416, 416])]
+
+    def get_outputs(self) -> list:
+        return [_Port("output0", [1, 6, 3549])]
+
+    def get_modelmeta(self) -> _Meta:
+        return _Meta({"imgsz": "[416, 416]"})
+
+    def run(self, names: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        blob = next(iter(feed.values()))
+        self.inputs.append(blob.shape)
+        return [np.zeros((1, 6, 3549), np.float32)]
+
+
+def test_a_fixed_input_finder_still_reads_the_zoomed_pass() -> None:
+    """A finder without dynamic axes reads a small hand's region enlarged as far as its input allows, where the
+    zoomed pass used to be silently off for it."""
+    from vision.detections import Detections
+    from vision.zoom import Zoom
+
+    model = _FixedInput()
+    finder = Finder(model, FinderConfig())  # type: ignore[arg-type]
+    assert finder.stride == 0 and finder.imgsz == 416
+    xs = 800 + 22 * np.arange(14, dtype=np.float32)  # 14 small tiles across a 2,000-px photo
+    boxes = np.stack([xs, np.full(14, 700), xs + 20, np.full(14, 728)], 1).astype(np.float32)
+    det = Detections(boxes, np.full(14, 0.8, np.float32))
+    Zoom(finder).read(np.zeros((1500, 2000, 3), np.uint8), det)
+    assert model.inputs == [(1, 3, 416, 416)]  # one zoomed pass, at the input's fixed size
