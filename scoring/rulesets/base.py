@@ -236,6 +236,13 @@ class Element(Generic[V]):
         return ScoredElement(self.id, self.zh, self.en, self.reason(view), **amount)
 
 
+class ValuedElement(Element[V]):
+    """An element whose amount its view gives (Nanning's shares by payer, Nanjing's 花): ``value(view)``."""
+
+    def value(self, view: V) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
 # ---------------------------------------------------------------- the ruleset
 
 

@@ -13,10 +13,10 @@ from ..tiles import CODES, DRAGONS, FLOWERS, INDEX, SUITED, WINDS, is_wind, rank
 from .base import (
     ERROR_TEXT,
     MONEY,
-    Element,
     Evaluation,
     Option,
     Ruleset,
+    ValuedElement,
     View,
     all_pungs,
     describe_shape,
@@ -50,7 +50,7 @@ class JingView(View):
         return self.shape is not None and self.shape.kind == "seven_pairs"
 
 
-class JingElement(Element[JingView]):
+class JingElement(ValuedElement[JingView]):
     MAIN = CHENGBEI = 0
     big = False  # a 大胡 element (§3.5)
 

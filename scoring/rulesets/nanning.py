@@ -17,6 +17,7 @@ from .base import (
     Evaluation,
     Option,
     Ruleset,
+    ValuedElement,
     View,
     all_pungs,
     apply_exclusions,
@@ -48,7 +49,7 @@ class NanningView(View):
 
 # ------------------------------------------------------------------ hand-type elements (§1.2)
 
-class HandType(Element[NanningView]):
+class HandType(ValuedElement[NanningView]):
     """A §1.2 hand type: D (single payer) and S (each of three) values and the 門清 increments."""
 
     D = S = INC_D = INC_S = 0
