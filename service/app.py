@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -24,9 +26,28 @@ from vision.photo import MAX_BYTES, PhotoError
 from vision.pipeline import Photo
 from vision.reader import TileReader
 
-app = FastAPI(title="Mahjong hand reader & scorer", version="1",
-              description="Read a photographed hand, score it under Nanning / Nanjing rules, keep tables' ledgers.")
 _reader_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def reader() -> TileReader:
+    """One tile reader per API process (loaded and warmed at start-up, ``lifespan``)."""
+    return TileReader(threads=1)
+
+
+@asynccontextmanager
+async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    """The models are loaded and warmed before the process accepts a request, so no photo waits for them. Without
+    a model the API still starts: scoring and the ledger serve, and /v1/read answers 503 with the reason."""
+    try:
+        reader().warm()
+    except ModelMissing:
+        reader.cache_clear()
+    yield
+
+
+app = FastAPI(title="Mahjong hand reader & scorer", version="1", lifespan=lifespan,
+              description="Read a photographed hand, score it under Nanning / Nanjing rules, keep tables' ledgers.")
 
 
 class BodyLimit:
@@ -64,12 +85,6 @@ async def _too_large(send: Any, limit: int) -> None:
 
 
 app.add_middleware(BodyLimit)
-
-
-@lru_cache(maxsize=1)
-def reader() -> TileReader:
-    """One tile reader per API process, loaded on first use."""
-    return TileReader(threads=1)
 
 
 @lru_cache(maxsize=256)

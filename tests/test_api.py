@@ -167,3 +167,16 @@ def test_the_api_is_not_needed_by_the_page_or_the_clis() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        cwd=Path(__file__).resolve().parents[1], timeout=120)
     assert p.returncode == 0 and p.stdout.strip() == "[]", p.stdout + p.stderr
+
+
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[1] / "models" / "detector.onnx").exists(),
+                    reason="shipped models not built")
+def test_the_api_loads_its_models_before_the_first_request() -> None:
+    """A parlour's first photo costs no model load: the process loads and warms the reader while starting."""
+    from fastapi.testclient import TestClient
+
+    from service import app as service_app
+
+    service_app.reader.cache_clear()
+    with TestClient(service_app.app):
+        assert service_app.reader.cache_info().currsize == 1  # loaded, before any request was made

@@ -228,3 +228,34 @@ def test_a_photo_taken_askew_is_shown_levelled_and_scored(app: AppTest, tmp_path
     assert boxes[:, 3].max() - boxes[:, 1].min() < shown.shape[0]
     app.radio(key="lang").set_value("zh").run()
     assert any(f"順時針轉了 {said} 度" in w.value for w in app.warning)
+
+
+@pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_the_pages_models_are_loaded_once_per_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every phone at the table shares one reader per server process: loaded (and warmed) on the first view, not
+    again for another phone's session, a rerun or a photo."""
+    import webapp.reading as reading
+    from tests.test_browser import composed_photo
+
+    made: list[int] = []
+
+    class Counted(reading.TileReader):  # type: ignore[name-defined,misc]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            made.append(1)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reading, "TileReader", Counted)
+    monkeypatch.setenv("MAHJONG_LEDGER", str(tmp_path / "ledger.sqlite3"))
+    reading.load_reader.clear()
+    try:
+        photo = tmp_path / "hand.jpg"
+        composed_photo(photo)
+        for _ in range(2):  # two phones: two sessions of the page
+            at = AppTest.from_file(APP, default_timeout=120)
+            at.run()
+            at.file_uploader(key="upload").set_value(("hand.jpg", photo.read_bytes(), "image/jpeg")).run()
+            assert not at.exception and "Valid win" in at.success[0].value
+        assert made == [1]
+    finally:
+        reading.load_reader.clear()  # the next test's page loads the real reader again
