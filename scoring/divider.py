@@ -158,6 +158,19 @@ WildDivision = tuple[int | None, tuple[tuple[int | None, bool], ...], tuple[int,
 """(pair kind or None for an all-wild pair, groups with None for all-wild triplets, kinds the wilds stood for)."""
 
 
+def _run_fill(c: list[int], i: int, start: int, limit: list[int]) -> list[int] | None:
+    """The kinds wild tiles must stand for in the run from ``start`` that holds real kind ``i`` (lower kinds, and
+    higher ones with no real tile left); None where a kind would exceed its ``limit``."""
+    fill: list[int] = []
+    for k in range(start, start + 3):
+        if k == i or (k > i and c[k] > 0):
+            continue
+        fill.append(k)
+        if limit[k] < fill.count(k):
+            return None
+    return fill
+
+
 def _wild_sets(c: list[int], i: int, w: int, used: tuple[int, ...], out: list, groups: tuple, pair,
                pair_allowed_wild: bool, limit: list[int]) -> None:
     while i < N_KINDS and c[i] == 0:
@@ -195,20 +208,10 @@ def _wild_sets(c: list[int], i: int, w: int, used: tuple[int, ...], out: list, g
             start = i - pos
             if start < i - r or start + 2 > i - r + 8:
                 continue
-            need = 0
-            fill = []
-            ok = True
-            for k in range(start, start + 3):
-                if k == i:
-                    continue
-                if k > i and c[k] > 0:
-                    continue
-                need += 1
-                fill.append(k)
-                if limit[k] < fill.count(k):
-                    ok = False
-            if not ok or need > w:
+            fill = _run_fill(c, i, start, limit)
+            if fill is None or len(fill) > w:
                 continue
+            need = len(fill)
             c[i] -= 1
             real_used = [k for k in range(start, start + 3) if k > i and k not in fill]
             for k in real_used:

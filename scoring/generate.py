@@ -7,7 +7,7 @@ from typing import Any
 
 from .hand import MELD_KIND
 from .rulesets import DEFAULT, RULESETS
-from .rulesets.base import seat_of
+from .rulesets.base import Ruleset, seat_of
 from .tiles import BLANK_GHOST, CODES, FLOWERS, N_KINDS, is_suited, next_kind
 
 
@@ -15,10 +15,38 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
     """One random winning hand with a consistent random context for ``ruleset`` (asked for its tiles, chows,
     flowers, replacements and ghost option, so a new ruleset gets cases without a change here)."""
     rules = RULESETS[ruleset]
-    kinds = list(rules.playing_kinds)
-    used = [0] * len(CODES)
     winner = rng.randrange(4)
     others = [s for s in range(4) if s != winner]
+    melds, concealed, win, used = _draw_tiles(rng, rules, winner, others)
+    dealer = rng.randrange(4)
+    ctx = _draw_context(rng, rules, winner, dealer, others, melds, used[win])
+    flowers: list[str] = []
+    if rules.flower_kinds:
+        pool = [CODES[k] for k in sorted(rules.flower_kinds) for _ in range(1 if k in FLOWERS else 4)]
+        rng.shuffle(pool)
+        flowers = pool[:rng.choice([0, 0, 1, 2, 3, 4, 5, 6])]
+    options: dict[str, Any] = {}
+    if ghosts and "ghost" in rules.options:
+        if rng.random() < 0.5:
+            options["ghost"] = {"mode": "extra4"}
+            n_g = rng.randint(1, 4)
+            for i in rng.sample(range(len(concealed)), min(n_g, len(concealed))):
+                concealed[i] = BLANK_GHOST
+        else:
+            in_melds = {t for m in melds for t in m["tiles"]}
+            inds = [i for i in range(N_KINDS) if CODES[next_kind(i)] not in in_melds]
+            options["ghost"] = {"mode": "flip", "indicator": CODES[rng.choice(inds)]}
+    hand = {"concealed": [CODES[t] for t in concealed], "melds": melds, "winning_tile": CODES[win],
+            "flowers": flowers}
+    return {"ruleset": ruleset, "options": options, "hand": hand, "context": ctx}
+
+
+def _draw_tiles(rng: random.Random, rules: Ruleset, winner: int, others: list[int]
+                ) -> tuple[list[dict[str, Any]], list[int], int, list[int]]:
+    """A winning hand's tiles: melds (chows only from the seats the ruleset allows), the concealed tiles, the
+    winning tile drawn from them, and how many of each kind the hand holds (never over 4)."""
+    kinds = list(rules.playing_kinds)
+    used = [0] * len(CODES)
     chow_seats = sorted(seat_of(winner, r) for r in rules.chow_from)
 
     def take(k: int, n: int) -> bool:
@@ -29,8 +57,7 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
 
     melds: list[dict[str, Any]] = []
     concealed: list[int] = []
-    seven = rng.random() < 0.12
-    if seven:
+    if rng.random() < 0.12:  # seven pairs
         while len(concealed) < 14:
             k = rng.choice(kinds)
             if take(k, 2):
@@ -66,7 +93,13 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
                 break
     rng.shuffle(concealed)
     win = concealed.pop()
-    dealer = rng.randrange(4)
+    return melds, concealed, win, used
+
+
+def _draw_context(rng: random.Random, rules: Ruleset, winner: int, dealer: int, others: list[int],
+                  melds: list[dict[str, Any]], copies_of_win: int) -> dict[str, Any]:
+    """A win context consistent with the hand: the win type, the discarder, the discarder's kong, the last tile,
+    a robbed kong (only where the hand holds the one copy of the winning tile), a replacement tile."""
     ctx: dict[str, Any] = {"winner": winner, "dealer": dealer}
     kongs = [m for m in melds if m["type"].startswith("kong")]
     r = rng.random()
@@ -81,7 +114,7 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
             ctx["kong_events"] = own + [{"seat": ctx["discarder"], "kind": "concealed"}]
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
-    elif r < 0.52 and used[win] == 1:  # D-C2: the robbed kong shows the other three copies
+    elif r < 0.52 and copies_of_win == 1:  # D-C2: the robbed kong shows the other three copies
         ctx["win_type"] = "rob_kong"
         ctx["discarder"] = rng.choice(others)
     else:
@@ -95,25 +128,7 @@ def random_case(rng: random.Random, ruleset: str = DEFAULT, ghosts: bool = False
             ctx["replacement"] = "flower"
         elif rng.random() < 0.1:
             ctx["last_tile"] = True
-    flowers: list[str] = []
-    if rules.flower_kinds:
-        pool = [CODES[k] for k in sorted(rules.flower_kinds) for _ in range(1 if k in FLOWERS else 4)]
-        rng.shuffle(pool)
-        flowers = pool[:rng.choice([0, 0, 1, 2, 3, 4, 5, 6])]
-    options: dict[str, Any] = {}
-    if ghosts and "ghost" in rules.options:
-        if rng.random() < 0.5:
-            options["ghost"] = {"mode": "extra4"}
-            n_g = rng.randint(1, 4)
-            for i in rng.sample(range(len(concealed)), min(n_g, len(concealed))):
-                concealed[i] = BLANK_GHOST
-        else:
-            in_melds = {t for m in melds for t in m["tiles"]}
-            inds = [i for i in range(N_KINDS) if CODES[next_kind(i)] not in in_melds]
-            options["ghost"] = {"mode": "flip", "indicator": CODES[rng.choice(inds)]}
-    hand = {"concealed": [CODES[t] for t in concealed], "melds": melds, "winning_tile": CODES[win],
-            "flowers": flowers}
-    return {"ruleset": ruleset, "options": options, "hand": hand, "context": ctx}
+    return ctx
 
 
 def random_cases(n: int, ruleset: str = DEFAULT, seed: int = 0, ghosts: bool = False) -> list[dict[str, Any]]:

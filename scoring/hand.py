@@ -310,6 +310,34 @@ def _parse_chain(raw: object, where: str, winner: int, single: bool) -> list[tup
     return chain
 
 
+def _fish_tiles(d: dict[str, Any], uses: frozenset[str]) -> list[int] | None:
+    """context.fish_tiles (釣魚), where the ruleset reads it: at most 3 playing tiles."""
+    if "fish_tiles" not in uses or d.get("fish_tiles") is None:
+        return None
+    fish = parse_tiles(d["fish_tiles"], "context.fish_tiles")
+    if len(fish) > 3 or any(t >= N_KINDS for t in fish):
+        raise InputError("context.fish_tiles: at most 3 playing tiles")
+    return fish
+
+
+def _other_melds(d: dict[str, Any], uses: frozenset[str], winner: int) -> dict[int, list[Meld]]:
+    """context.other_melds, where the ruleset reads it: the other seats' exposed melds, by seat."""
+    other: dict[int, list[Meld]] = {}
+    if "other_melds" not in uses or d.get("other_melds") is None:
+        return other
+    om = _obj(d["other_melds"], "context.other_melds")
+    for key, melds in om.items():
+        if key.strip() not in ("0", "1", "2", "3"):
+            raise InputError(f"context.other_melds: key {shorten(key)} is not a seat 0-3")
+        seat = int(key)
+        if seat == winner:
+            raise InputError("context.other_melds: holds the other seats only, not the winner")
+        if not isinstance(melds, list) or len(melds) > 4:
+            raise InputError(f"context.other_melds[{key!r}]: expected a list of at most 4 melds")
+        other[seat] = [parse_meld(m, f"context.other_melds[{key!r}][{i}]") for i, m in enumerate(melds)]
+    return other
+
+
 def parse_context(raw: object, uses: frozenset[str] = ALL_FIELDS) -> WinContext:
     """Parse the win context (§0.3). Fields outside ``uses`` (those the ruleset never reads, D-C5) are ignored,
     as are unknown extra fields; wrong types in the fields read are errors."""
@@ -341,23 +369,8 @@ def parse_context(raw: object, uses: frozenset[str] = ALL_FIELDS) -> WinContext:
         raise InputError("context.bloom_chain: a win on a kong replacement needs the kong (bloom_chain or bloom_kong)")
     kong_events = _kong_events(d)
     penalties = _penalties(d, uses)
-    fish = None
-    if "fish_tiles" in uses and d.get("fish_tiles") is not None:
-        fish = parse_tiles(d["fish_tiles"], "context.fish_tiles")
-        if len(fish) > 3 or any(t >= N_KINDS for t in fish):
-            raise InputError("context.fish_tiles: at most 3 playing tiles")
-    other: dict[int, list[Meld]] = {}
-    if "other_melds" in uses and d.get("other_melds") is not None:
-        om = _obj(d["other_melds"], "context.other_melds")
-        for key, melds in om.items():
-            if key.strip() not in ("0", "1", "2", "3"):
-                raise InputError(f"context.other_melds: key {shorten(key)} is not a seat 0-3")
-            seat = int(key)
-            if seat == winner:
-                raise InputError("context.other_melds: holds the other seats only, not the winner")
-            if not isinstance(melds, list) or len(melds) > 4:
-                raise InputError(f"context.other_melds[{key!r}]: expected a list of at most 4 melds")
-            other[seat] = [parse_meld(m, f"context.other_melds[{key!r}][{i}]") for i, m in enumerate(melds)]
+    fish = _fish_tiles(d, uses)
+    other = _other_melds(d, uses, winner)
 
     def flag(name: str) -> bool:
         return _flag(d.get(name), f"context.{name}") if name in uses else False

@@ -4,6 +4,8 @@ a few seconds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from ledger import LedgerBase, LedgerError, settle_up
@@ -11,7 +13,7 @@ from scoring import RULESETS, event_net
 
 from .. import situation_form
 from ..case import state_from_case
-from ..session import Tab, label
+from ..session import Tab, Table, label
 from . import Page
 from . import drawn as drawn_panel
 
@@ -85,18 +87,7 @@ def render(page: Page) -> None:
         cols[i].metric(f"{label('totals')}: {names[i]}", totals[i])
     cols[4].metric(label("next_dealer"), names[tbl.dealer])
     if hands:
-        running, series = [0, 0, 0, 0], []
-        for r in hands:
-            running = [a + b for a, b in zip(running, r.net)]
-            series.append({names[i]: running[i] for i in range(4)})
-        with st.expander(label("chart_and_settle")):
-            st.line_chart(series)
-            moves = settle_up(totals)
-            st.caption(label("settle_up"))
-            for m in moves:
-                st.write(f"{names[m['from']]} → {names[m['to']]}: {m['amount']} {tbl.rules.unit.get(tbl.lang)}")
-            if not moves:
-                st.write(label("all_square"))
+        _chart(hands, totals, tbl)
     writable = not ledger.read_only
     if tb.just_deleted is not None and writable:
         u1, u2 = st.columns([3, 1])
@@ -105,31 +96,7 @@ def render(page: Page) -> None:
     if not hands:
         st.caption(label("no_hands"))
     else:
-        rows = [{"#": r.id, label("time"): r.created,
-                 label("ruleset"): RULESETS[r.ruleset].title.get(tbl.lang) if r.ruleset in RULESETS else r.ruleset,
-                 label("winner"): " ".join(names[w] for w in r.winners) or label("drawn"),
-                 label("edited"): "✎" if r.version > 1 else "", **{names[i]: r.net[i] for i in range(4)}}
-                for r in hands]
-        st.dataframe(rows, hide_index=True)
-        ids = [r.id for r in hands]
-        if st.session_state.get("ledger_pick") not in ids:
-            st.session_state["ledger_pick"] = ids[-1]
-        e1, e2, e3 = st.columns(3)
-        pick = e1.selectbox("#", ids, key="ledger_pick")
-        if writable:
-            e2.button(label("edit"), key="ledger_edit", on_click=load_for_edit, args=(tb, ledger, pick))
-            e3.button(label("delete"), key="ledger_delete", on_click=ask_delete, args=(tb, pick))
-        if tb.confirm_delete is not None and writable:
-            c1, c2 = st.columns(2)
-            c1.button(label("confirm_delete").format(id=tb.confirm_delete), key="ledger_delete_yes", type="primary",
-                      on_click=delete, args=(tb, ledger, tb.confirm_delete))
-            c2.button(label("cancel"), key="ledger_delete_no", on_click=lambda: setattr(tb, "confirm_delete", None))
-        history = ledger.history(pick)
-        if history:
-            with st.expander(label("history").format(id=pick, n=len(history))):
-                for h in history:
-                    st.write(f"v{h['version']} ({h['replaced']}): " + ", ".join(
-                        f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["cases"], h["results"]))))
+        _hand_list(tb, tbl, ledger, hands, writable)
     if writable:
         drawn_panel.render(page)
     d2, d3 = st.columns(2)
@@ -145,3 +112,50 @@ def _net(cases: list[dict], results: list[dict]) -> list[int]:
         return event_net(cases, results)
     except (ValueError, KeyError, TypeError):  # a version recorded by an older engine: its results' nets
         return [sum(r.get("net", [0] * 4)[i] for r in results) for i in range(4)]
+
+
+def _chart(hands: list[Any], totals: list[int], tbl: Table) -> None:
+    """The running totals as a chart, and the transfers that square them."""
+    names = tbl.names
+    running, series = [0, 0, 0, 0], []
+    for r in hands:
+        running = [a + b for a, b in zip(running, r.net)]
+        series.append({names[i]: running[i] for i in range(4)})
+    with st.expander(label("chart_and_settle")):
+        st.line_chart(series)
+        moves = settle_up(totals)
+        st.caption(label("settle_up"))
+        for m in moves:
+            st.write(f"{names[m['from']]} → {names[m['to']]}: {m['amount']} {tbl.rules.unit.get(tbl.lang)}")
+        if not moves:
+            st.write(label("all_square"))
+
+
+def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writable: bool) -> None:
+    """The recorded hands as a table; one picked to edit, delete (asked twice) or see its earlier versions."""
+    names = tbl.names
+    rows = [{"#": r.id, label("time"): r.created,
+             label("ruleset"): RULESETS[r.ruleset].title.get(tbl.lang) if r.ruleset in RULESETS else r.ruleset,
+             label("winner"): " ".join(names[w] for w in r.winners) or label("drawn"),
+             label("edited"): "✎" if r.version > 1 else "", **{names[i]: r.net[i] for i in range(4)}}
+            for r in hands]
+    st.dataframe(rows, hide_index=True)
+    ids = [r.id for r in hands]
+    if st.session_state.get("ledger_pick") not in ids:
+        st.session_state["ledger_pick"] = ids[-1]
+    e1, e2, e3 = st.columns(3)
+    pick = e1.selectbox("#", ids, key="ledger_pick")
+    if writable:
+        e2.button(label("edit"), key="ledger_edit", on_click=load_for_edit, args=(tb, ledger, pick))
+        e3.button(label("delete"), key="ledger_delete", on_click=ask_delete, args=(tb, pick))
+    if tb.confirm_delete is not None and writable:
+        c1, c2 = st.columns(2)
+        c1.button(label("confirm_delete").format(id=tb.confirm_delete), key="ledger_delete_yes", type="primary",
+                  on_click=delete, args=(tb, ledger, tb.confirm_delete))
+        c2.button(label("cancel"), key="ledger_delete_no", on_click=lambda: setattr(tb, "confirm_delete", None))
+    history = ledger.history(pick)
+    if history:
+        with st.expander(label("history").format(id=pick, n=len(history))):
+            for h in history:
+                st.write(f"v{h['version']} ({h['replaced']}): " + ", ".join(
+                    f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["cases"], h["results"]))))

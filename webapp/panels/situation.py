@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import streamlit as st
 
+from scoring import Ruleset
 from scoring.errors import InputError
 from scoring.rulesets.base import REPLACEMENT_TEXT, WIN_TYPE_TEXT
 from scoring.tiles import split_notation
+from vision.said import Said
 
 from ..editing import parse_kong_lines, parse_penalty_lines
 from ..i18n import said_of
@@ -43,37 +48,14 @@ def render(page: Page) -> None:
     x1 = x2 = x3 = st.container(horizontal=True)  # flows into rows on a phone, no empty stacked columns
     labels = kong_labels(tb.editor.hand)
     if sit.win_type == "self_draw" and rules.asks("replacement", opts):
-        offered = [r for r in rules.replacements if r != "kong" or labels]
-        if len(offered) > 1:
-            if ss.get("replacement_pick") not in ["none", *offered]:
-                ss["replacement_pick"] = "none"
-            rep = x1.radio(field("replacement").label.get(lang), ["none", *offered], key="replacement_pick",
-                           horizontal=True, help=field("replacement").help.get(lang),
-                           format_func=lambda r: "—" if r == "none" else REPLACEMENT_TEXT[r].get(lang))
-            sit.replacement = None if rep == "none" else rep
-        elif offered and x1.checkbox(f"{field('replacement').label.get(lang)}: "
-                                     f"{REPLACEMENT_TEXT[offered[0]].get(lang)}", key=f"replacement_{offered[0]}",
-                                     help=field("replacement").help.get(lang)):
-            sit.replacement = offered[0]
-        if sit.replacement == "kong":
-            if rules.uses("bloom_chain"):
-                if not isinstance(ss.get("bloom_sel"), list) or not set(ss["bloom_sel"]) <= set(labels):
-                    ss["bloom_sel"] = labels[-1:]
-                chosen = x1.multiselect(field("bloom_chain").label.get(lang), labels, key="bloom_sel",
-                                        help=field("bloom_chain").help.get(lang))
-            else:
-                if ss.get("bloom_one") not in labels:
-                    ss["bloom_one"] = labels[-1]
-                chosen = [x1.selectbox(field("bloom_kong").label.get(lang), labels, key="bloom_one",
-                                       help=field("bloom_kong").help.get(lang))]
-            sit.bloom = [labels.index(c) for c in chosen if c in labels]
+        _replacement(sit, rules, lang, labels, x1)
     for col, flag, when in ((x2, "after_kong", sit.win_type == "discard"),
                             (x2, "last_tile", sit.win_type in ("self_draw", "discard")),
                             (x3, "heavenly", sit.winner == tbl.dealer and sit.win_type == "self_draw"),
                             (x3, "earthly", sit.winner != tbl.dealer and sit.win_type in rules.earthly_win_types)):
         if when and rules.asks(flag, opts):
             setattr(sit, flag, col.checkbox(field(flag).label.get(lang), key=flag, help=field(flag).help.get(lang)))
-    problem = None
+    problem: Said | None = None
     with st.expander(label("more_situation")):
         other = st.text_area(label("other_kongs"), key="other_kongs") if rules.asks("kong_events", opts) else ""
         pens = st.text_area(f"{field('penalty_events').label.get(lang)}: {label('penalties')}", key="penalties") \
@@ -84,17 +66,55 @@ def render(page: Page) -> None:
         except InputError as e:
             problem = said_of(e)
     if rules.asks("previous_winner", opts):
-        d1, d2 = st.columns(2)
-        if "previous_winner" not in ss:
-            ss["previous_winner"] = None
-        d1.selectbox(field("previous_winner").label.get(lang), [None, 0, 1, 2, 3], key="previous_winner",
-                     format_func=seat, help=field("previous_winner").help.get(lang))
-        d2.text_input(field("fish_tiles").label.get(lang), key="fish_txt", placeholder="4m 2p",
-                      help=field("fish_tiles").help.get(lang))
-        if ss["previous_winner"] is not None:
-            sit.previous_winner = int(ss["previous_winner"])
-            try:
-                sit.fish_tiles = split_notation(ss.get("fish_txt") or "", field("fish_tiles").label.get(lang))
-            except InputError as e:
-                problem = said_of(e)
+        problem = _previous_winner(sit, rules, lang, seat) or problem
     page.situation, page.problem = sit, problem
+
+
+def _replacement(sit: Situation, rules: Ruleset, lang: str, labels: list[str], x1: Any) -> None:
+    """A self-draw on a replacement tile: which kind (the ruleset's), and for a kong which kong(s) it bloomed on."""
+    field = rules.situation_field
+    ss = st.session_state
+    offered = [r for r in rules.replacements if r != "kong" or labels]
+    if len(offered) > 1:
+        if ss.get("replacement_pick") not in ["none", *offered]:
+            ss["replacement_pick"] = "none"
+        rep = x1.radio(field("replacement").label.get(lang), ["none", *offered], key="replacement_pick",
+                       horizontal=True, help=field("replacement").help.get(lang),
+                       format_func=lambda r: "—" if r == "none" else REPLACEMENT_TEXT[r].get(lang))
+        sit.replacement = None if rep == "none" else rep
+    elif offered and x1.checkbox(f"{field('replacement').label.get(lang)}: "
+                                 f"{REPLACEMENT_TEXT[offered[0]].get(lang)}", key=f"replacement_{offered[0]}",
+                                 help=field("replacement").help.get(lang)):
+        sit.replacement = offered[0]
+    if sit.replacement == "kong":
+        if rules.uses("bloom_chain"):
+            if not isinstance(ss.get("bloom_sel"), list) or not set(ss["bloom_sel"]) <= set(labels):
+                ss["bloom_sel"] = labels[-1:]
+            chosen = x1.multiselect(field("bloom_chain").label.get(lang), labels, key="bloom_sel",
+                                    help=field("bloom_chain").help.get(lang))
+        else:
+            if ss.get("bloom_one") not in labels:
+                ss["bloom_one"] = labels[-1]
+            chosen = [x1.selectbox(field("bloom_kong").label.get(lang), labels, key="bloom_one",
+                                   help=field("bloom_kong").help.get(lang))]
+        sit.bloom = [labels.index(c) for c in chosen if c in labels]
+
+
+def _previous_winner(sit: Situation, rules: Ruleset, lang: str, seat: Callable[[int | None], str]) -> Said | None:
+    """The previous hand's winner and his fish tiles (釣魚), where the ruleset asks; what is wrong with them."""
+    field = rules.situation_field
+    ss = st.session_state
+    d1, d2 = st.columns(2)
+    if "previous_winner" not in ss:
+        ss["previous_winner"] = None
+    d1.selectbox(field("previous_winner").label.get(lang), [None, 0, 1, 2, 3], key="previous_winner",
+                 format_func=seat, help=field("previous_winner").help.get(lang))
+    d2.text_input(field("fish_tiles").label.get(lang), key="fish_txt", placeholder="4m 2p",
+                  help=field("fish_tiles").help.get(lang))
+    if ss["previous_winner"] is not None:
+        sit.previous_winner = int(ss["previous_winner"])
+        try:
+            sit.fish_tiles = split_notation(ss.get("fish_txt") or "", field("fish_tiles").label.get(lang))
+        except InputError as e:
+            return said_of(e)
+    return None
