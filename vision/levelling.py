@@ -7,12 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .blur import sharpened
 from .detections import Detections
 from .finder import SURE, confident_mass
-from .finding import LEVEL_STEEPEST, LOOSE_ROWS, Found, Search, downscale, steep_rows_agree, to_photo
+from .finding import LEVEL_STEEPEST, LOOSE_ROWS, Found, Search, steep_rows_agree, to_photo
 from .geometry import level_boxes, level_image, row_direction, turn_boxes, turn_image, turned_shape
-from .glare import take_off, veil_map
 from .orientation import landscape
 from .repair import repair_rows
 from .zoom import ZOOM_MIN_SURE
@@ -119,10 +117,9 @@ class Levelling:
         level = level_image(img, angle)
         search = self.search
         if search.zoom.on:
-            small = downscale(level, search.zoom.work_side())
-            veil = veil_map(small) if search.config.deglare else None  # (of the photo as it lies, as ``find`` does)
-            small = turn_image(take_off(small, veil), quarter)
-            small = sharpened(small) if det.sharpened else small
+            # (the veil of the photo as it lies, as ``find`` measures it; quarter turns and the sharpening commute)
+            small, veil = search.working_copy(level, det.sharpened)
+            small = turn_image(small, quarter)
             shape = turned_shape(level.shape, quarter)
             guess = det.copy()
             boxes = level_boxes(det.xyxy, img.shape, angle)

@@ -206,13 +206,13 @@ def read(source: Photo | bytes | str | Path, reader: TileReader, ruleset: Rulese
          winning: bool = True, winner: int = 0, name: str | None = None) -> Reading:
     """The one way in for every front end (CLI, page, API): decode (a file's path or bytes; PhotoError when they
     are not a readable photo), see, interpret for ``ruleset``. ``timing_ms`` holds each stage and the total."""
-    t = time.perf_counter()
     if isinstance(source, Photo):
         photo = source
     elif isinstance(source, bytes):
         photo = Photo.decode(source, name or "photo")
     else:
         photo = Photo.load(source)
+    t = time.perf_counter()  # (after decoding: its milliseconds are the photo's own, counted once)
     seen = see(photo, reader)
     reading = interpret(seen.det, ruleset, winning, winner, name or photo.name, timing=seen.timing_ms,
                         photo_warnings=photo.warnings, frame=seen.frame)
