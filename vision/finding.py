@@ -105,7 +105,7 @@ def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> 
     return slant if abs(slant) >= slant_from else 0.0
 
 
-def to_photo(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
+def from_copy(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
     """Boxes from the downscaled copy's pixels to the photo's."""
     if len(det):
         det.xyxy[:, [0, 2]] = (det.xyxy[:, [0, 2]] / scale[0]).clip(0, shape[1])
@@ -153,7 +153,7 @@ class Search:
         best = self.finder.find(small, 1.0, 1.0, first_scale)
         slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
         if slant:
-            best = to_photo(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
+            best = from_copy(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
             best.sharpened = bool(sharp)
             return Found(best, 0, veil, slant)
         if sharp is None and self.config.deblur and self.unsure(best) and blurred(small):
@@ -163,7 +163,7 @@ class Search:
         scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
         if zoomed is None:  # (not read already, turned and enlarged)
             best = self.enlarged(small, best)
-        best = to_photo(best, scale, shape)
+        best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
         best.sharpened = bool(sharp)

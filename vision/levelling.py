@@ -9,7 +9,7 @@ import numpy as np
 
 from .detections import Detections
 from .finder import SURE, confident_mass
-from .finding import LEVEL_STEEPEST, LOOSE_ROWS, Found, Search, steep_rows_agree, to_photo
+from .finding import LEVEL_STEEPEST, LOOSE_ROWS, Found, Search, from_copy, steep_rows_agree
 from .geometry import level_boxes, level_image, row_direction, turn_boxes, turn_image, turned_shape
 from .orientation import landscape
 from .repair import repair_rows
@@ -127,7 +127,7 @@ class Levelling:
             # (the region reaches further along the rows: the slanted first pass misses tiles at their ends)
             zoomed = search.zoom.read(small, guess, reach=search.finder.config.conf, along=3.0)
             if zoomed is not None:
-                found = to_photo(zoomed, (small.shape[1] / shape[1], small.shape[0] / shape[0]), shape)
+                found = from_copy(zoomed, (small.shape[1] / shape[1], small.shape[0] / shape[0]), shape)
                 found = repair_rows(found) if search.config.repair else found
                 found.xyxy = turn_boxes(found.xyxy, shape, -quarter)
                 found.sharpened = det.sharpened
