@@ -62,9 +62,8 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
     # before any ruleset: a doubt of the face the reader sees likeliest
     doubtful = shipped_calibration().doubtful(det.probs.max(1), det.confidence) if len(det) else np.zeros(0, bool)
     tiles = [{"box": [float(v) for v in det.xyxy[i]], "doubt": bool(doubtful[i])} for i in range(len(det))]
-    return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), scale,
-                     round(img.shape[1] * scale), round(img.shape[0] * scale), warnings, timing,
-                     clean=annotate(img, [], box_scale=scale), frame=seen.frame)
+    return PhotoSeen(hashlib.sha1(data).hexdigest(), name, det, annotate(img, tiles, box_scale=scale), seen.frame,
+                     warnings, timing, clean=annotate(img, [], box_scale=scale))
 
 
 def take_photo(tb: Tab, data: bytes, name: str) -> None:
@@ -91,8 +90,8 @@ def reinterpret(tb: Tab, rules: Ruleset, options: dict) -> None:
     if key == tb.derived_for:
         return
     seen = tb.photo
-    tb.reading = interpret(seen.det, rules, True, 0, seen.name, seen.width, seen.height, dict(seen.timing_ms),
-                           seen.warnings, frame=seen.frame)
+    tb.reading = interpret(seen.det, rules, True, 0, seen.name, timing=dict(seen.timing_ms),
+                           photo_warnings=seen.warnings, frame=seen.frame)
     tb.derived_for = key
     tb.editor.change(hand_from_reading(tb.reading, seen.fixes, rules))
 

@@ -83,14 +83,26 @@ class PhotoSeen:
     name: str
     det: Detections
     image: np.ndarray  # RGB, annotated, for display
-    scale: float
-    width: int
-    height: int
+    frame: PhotoFrame  # the photo as sent and how it was read (boxes to the photo's pixels)
     warnings: list[str]
     timing_ms: dict[str, float]
     fixes: dict[int, str] = field(default_factory=dict)  # tile index -> code the user chose ("remove" drops it)
     clean: np.ndarray | None = None  # the photo downsized like ``image``, without boxes: the tiles' own crops
-    frame: PhotoFrame | None = None  # the photo as sent and how it was read (boxes to the photo's pixels)
+
+    @property
+    def scale(self) -> float:
+        """Photo pixels per pixel of the image the reader got (a large JPEG is decoded at half scale)."""
+        return self.frame.scale
+
+    @property
+    def width(self) -> int:
+        """Width of the photo as read (levelled, turned upright), in the photo's pixels."""
+        return self.frame.read_size()[0]
+
+    @property
+    def height(self) -> int:
+        """Height of the photo as read, in the photo's pixels."""
+        return self.frame.read_size()[1]
 
 
 @dataclass
