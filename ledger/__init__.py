@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 
-from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, settle_up
+from .access import Actor, Policy
+from .base import DEFAULT_TABLE, LedgerBase, Record, settle_up
+from .errors import AccessDenied, LedgerError
 from .store import Ledger, default_path
 
 
@@ -19,5 +21,5 @@ def open_ledger(location: str | None = None, table: str = DEFAULT_TABLE) -> Ledg
     return Ledger(loc, table=table)
 
 
-__all__ = ["DEFAULT_TABLE", "Ledger", "LedgerBase", "LedgerError", "Record", "default_path",
-           "open_ledger", "settle_up"]
+__all__ = ["AccessDenied", "Actor", "DEFAULT_TABLE", "Ledger", "LedgerBase", "LedgerError", "Policy", "Record",
+           "default_path", "open_ledger", "settle_up"]

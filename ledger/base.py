@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -21,6 +20,10 @@ from typing import Any
 
 from scoring import InputError, event_net, get_ruleset, is_draw, next_dealer_of, score_case
 from scoring.limits import MAX_AMOUNT
+
+from .access import Actor
+from .errors import LedgerError
+from .sharing import Sharing, now
 
 DEFAULT_TABLE = "main"
 
@@ -41,10 +44,6 @@ def settle_up(totals: list[int]) -> list[dict[str, int]]:
         bal[creditor] -= amount
 
 
-class LedgerError(RuntimeError):
-    """The ledger cannot be used as asked: the message names the ledger, what is wrong and how to fix it."""
-
-
 @dataclass
 class Record:
     """One recorded event of a table: a win, several wins on one discard, or a drawn hand."""
@@ -59,6 +58,7 @@ class Record:
     version: int = 1
     deleted: bool = False
     dealer_before: int = 0
+    by: str = ""  # who wrote this version (an owner, a player, "this device"; "" before who-did-what was kept)
 
     @property
     def case(self) -> dict[str, Any]:
@@ -85,7 +85,7 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "created": self.created, "ruleset": self.ruleset, "kind": self.kind,
                 "cases": self.cases, "results": self.results, "net": self.net, "version": self.version,
-                "deleted": self.deleted, "dealer_before": self.dealer_before}
+                "deleted": self.deleted, "dealer_before": self.dealer_before, "by": self.by}
 
 
 def net_of(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> list[int]:
@@ -107,11 +107,15 @@ def net_of(cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> list[i
 
 
 HAND_COLUMNS = ("id, created, ruleset, kind, case_json, result_json, net0, net1, net2, net3, version, deleted, "
-                "dealer_before")
+                "dealer_before, by_actor")
 
 
-class LedgerBase:
-    """A ledger's operations on one table; subclasses give ``_tx`` (a transaction), ``_lock`` and ``where``."""
+class LedgerBase(Sharing):
+    """A ledger's operations on one table; subclasses give ``_tx`` (a transaction), ``_lock`` and ``where``.
+
+    Every write takes ``by``, who makes it (``ledger.access.Actor``; None: the page on the machine that holds
+    the ledger), checks inside its transaction that the table lets them (``AccessDenied`` if not), and names them
+    in the hand, its history and the table's audit log."""
 
     table: str = DEFAULT_TABLE
     read_only: bool = False
@@ -125,10 +129,6 @@ class LedgerBase:
         return LedgerError(f"ledger {self.where}: {what}. Move the file aside (it is kept as it is) or set "
                            "MAHJONG_LEDGER to another ledger, then reload the page.")
 
-    def _q(self, db: Any, sql: str, params: tuple = ()) -> Any:
-        """Run one statement (``?`` placeholders)."""
-        return db.execute(sql, params)
-
     def _changed(self, db: Any) -> None:
         self._q(db, "UPDATE meta SET value = value + 1 WHERE key = 'changes'")
 
@@ -138,10 +138,13 @@ class LedgerBase:
             rows = self._q(db, "SELECT key, value FROM table_settings WHERE table_id = ?", (self.table,)).fetchall()
         return {k: json.loads(v) for k, v in rows}
 
-    def save_settings(self, values: dict[str, Any]) -> None:
+    def save_settings(self, values: dict[str, Any], by: Actor | None = None) -> None:
+        """Save (part of) the table's set-up: ruleset, house rules, names, dealer, language."""
         with self._tx(write=True) as db:
+            who = self._authorise(db, "settings", by)
             for k, v in values.items():
                 self._set(db, k, v)
+            self._audit(db, who, "settings", None, ", ".join(sorted(values)))
             self._changed(db)
 
     def _set(self, db: Any, key: str, value: Any) -> None:
@@ -158,21 +161,22 @@ class LedgerBase:
             return int(self._q(db, "SELECT value FROM meta WHERE key = 'changes'").fetchone()[0])
 
     # ------------------------------------------------------------ hands
-    def record(self, case: dict[str, Any], result: dict[str, Any], key: str | None = None) -> int:
+    def record(self, case: dict[str, Any], result: dict[str, Any], key: str | None = None,
+               by: Actor | None = None) -> int:
         """Add a scored valid win and pass the deal on; a second call with the same ``key`` stores nothing and
         returns the first hand's id."""
-        return self.record_event("win", [case], [result], key)
+        return self.record_event("win", [case], [result], key, by=by)
 
-    def record_draw(self, case: dict[str, Any], key: str | None = None) -> int:
+    def record_draw(self, case: dict[str, Any], key: str | None = None, by: Actor | None = None) -> int:
         """Score a drawn-hand case (``kind: "draw"``, RULES.md D-C13) and record it with its kong money and
         penalties; an impossible draw is refused with the engine's message."""
         result = score_case({**case, "kind": "draw"})
         if not result.get("valid"):
             raise ValueError(result.get("message", "the drawn hand cannot be scored"))
-        return self.record_event("draw", [{**case, "kind": "draw"}], [result], key)
+        return self.record_event("draw", [{**case, "kind": "draw"}], [result], key, by=by)
 
     def record_event(self, kind: str, cases: list[dict[str, Any]], results: list[dict[str, Any]],
-                     key: str | None = None) -> int:
+                     key: str | None = None, by: Actor | None = None) -> int:
         """Add a win, several wins on one discard (``multi``) or a drawn hand (``draw``, its case and result);
         the next dealer is the engine's (``next_dealer`` of the results), never worked out here."""
         if kind not in ("win", "multi", "draw"):
@@ -186,18 +190,20 @@ class LedgerBase:
         ruleset = str(cases[0]["ruleset"])
         get_ruleset(ruleset)  # an unknown ruleset is refused before anything is written
         with self._tx(write=True) as db:
+            who = self._authorise(db, "record", by)
             if key is not None:
                 row = self._q(db, "SELECT id FROM hands WHERE record_key = ?", (key,)).fetchone()
                 if row:
                     return int(row[0])
             dealer = self._dealer(db, cases[0])
             row = self._q(db, "INSERT INTO hands (table_id, created, ruleset, case_json, result_json, net0, net1, "
-                          "net2, net3, kind, record_key, dealer_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                          "RETURNING id", (self.table, time.strftime("%Y-%m-%d %H:%M:%S"), ruleset,
-                                           json.dumps(cases, ensure_ascii=False),
-                                           json.dumps(results, ensure_ascii=False), *net, kind, key,
-                                           dealer)).fetchone()
+                          "net2, net3, kind, record_key, dealer_before, by_actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                          "?, ?, ?, ?) RETURNING id", (self.table, now(), ruleset,
+                                                       json.dumps(cases, ensure_ascii=False),
+                                                       json.dumps(results, ensure_ascii=False), *net, kind, key,
+                                                       dealer, who)).fetchone()
             self._set(db, "dealer", nxt)
+            self._audit(db, who, "record", int(row[0]), kind)
             self._changed(db)
             return int(row[0])
 
@@ -210,53 +216,60 @@ class LedgerBase:
                       (self.table,)).fetchone()
         return int(json.loads(row[0])) if row else 0
 
-    def update(self, hand_id: int, case: dict[str, Any], result: dict[str, Any]) -> None:
+    def update(self, hand_id: int, case: dict[str, Any], result: dict[str, Any], by: Actor | None = None) -> None:
         """Replace a hand's case and result, keeping the earlier version in its history."""
-        self.update_event(hand_id, [case], [result])
+        self.update_event(hand_id, [case], [result], by=by)
 
-    def update_event(self, hand_id: int, cases: list[dict[str, Any]], results: list[dict[str, Any]]) -> None:
+    def update_event(self, hand_id: int, cases: list[dict[str, Any]], results: list[dict[str, Any]],
+                     by: Actor | None = None) -> None:
         net = net_of(cases, results)
         with self._tx(write=True) as db:
-            row = self._q(db, "SELECT version, case_json, result_json, deleted FROM hands WHERE id = ? AND "
-                          "table_id = ?", (hand_id, self.table)).fetchone()
+            who = self._authorise(db, "edit", by)
+            row = self._q(db, "SELECT version, case_json, result_json, deleted, by_actor FROM hands WHERE id = ? "
+                          "AND table_id = ?", (hand_id, self.table)).fetchone()
             if row is None or row[3]:
                 raise LedgerError(f"hand #{hand_id} no longer exists (deleted in another tab?): nothing was saved")
-            version, old_case, old_result, _ = row
-            self._q(db, "INSERT INTO history (hand_id, version, replaced, case_json, result_json) VALUES "
-                    "(?, ?, ?, ?, ?)", (hand_id, version, time.strftime("%Y-%m-%d %H:%M:%S"), old_case, old_result))
+            version, old_case, old_result, _, old_by = row
+            self._q(db, "INSERT INTO history (hand_id, version, replaced, case_json, result_json, by_actor) VALUES "
+                    "(?, ?, ?, ?, ?, ?)", (hand_id, version, now(), old_case, old_result, old_by))
             self._q(db, "UPDATE hands SET ruleset=?, case_json=?, result_json=?, net0=?, net1=?, net2=?, net3=?, "
-                    "version=? WHERE id=?", (cases[0]["ruleset"], json.dumps(cases, ensure_ascii=False),
-                                             json.dumps(results, ensure_ascii=False), *net, version + 1, hand_id))
+                    "version=?, by_actor=? WHERE id=?", (cases[0]["ruleset"], json.dumps(cases, ensure_ascii=False),
+                                                         json.dumps(results, ensure_ascii=False), *net, version + 1,
+                                                         who, hand_id))
+            self._audit(db, who, "edit", hand_id, f"version {version + 1}")
             self._changed(db)
 
-    def delete(self, hand_id: int) -> None:
+    def delete(self, hand_id: int, by: Actor | None = None) -> None:
         """Soft delete: the hand leaves the totals and the list; ``restore`` brings it back."""
-        self._set_deleted(hand_id, True)
+        self._set_deleted(hand_id, True, by)
 
-    def restore(self, hand_id: int) -> None:
+    def restore(self, hand_id: int, by: Actor | None = None) -> None:
         """Undo a delete."""
-        self._set_deleted(hand_id, False)
+        self._set_deleted(hand_id, False, by)
 
-    def _set_deleted(self, hand_id: int, deleted: bool) -> None:
+    def _set_deleted(self, hand_id: int, deleted: bool, by: Actor | None) -> None:
         with self._tx(write=True) as db:
+            who = self._authorise(db, "edit", by)
             cur = self._q(db, "UPDATE hands SET deleted = ? WHERE id = ? AND table_id = ?",
                           (int(deleted), hand_id, self.table))
             if cur.rowcount == 0:
                 raise LedgerError(f"hand #{hand_id} does not exist")
+            self._audit(db, who, "delete" if deleted else "restore", hand_id, "")
             self._changed(db)
 
     def history(self, hand_id: int) -> list[dict[str, Any]]:
-        """Earlier versions of a hand, oldest first: {version, replaced, cases, results}."""
+        """Earlier versions of a hand, oldest first: {version, replaced, cases, results, by}."""
         with self._tx() as db:
-            rows = self._q(db, "SELECT h.version, h.replaced, h.case_json, h.result_json FROM history h JOIN hands "
-                           "x ON x.id = h.hand_id WHERE h.hand_id = ? AND x.table_id = ? ORDER BY h.version",
-                           (hand_id, self.table)).fetchall()
-        return [{"version": v, "replaced": t, "cases": json.loads(c), "results": json.loads(r)}
-                for v, t, c, r in rows]
+            rows = self._q(db, "SELECT h.version, h.replaced, h.case_json, h.result_json, h.by_actor FROM history h "
+                           "JOIN hands x ON x.id = h.hand_id WHERE h.hand_id = ? AND x.table_id = ? ORDER BY "
+                           "h.version", (hand_id, self.table)).fetchall()
+        return [{"version": v, "replaced": t, "cases": json.loads(c), "results": json.loads(r), "by": b}
+                for v, t, c, r, b in rows]
 
     def _records(self, rows: Iterator[tuple]) -> list[Record]:
         return [Record(int(r[0]), str(r[1]), r[2], r[3], json.loads(r[4]), json.loads(r[5]),
-                       [int(v) for v in r[6:10]], int(r[10]), bool(r[11]), int(r[12])) for r in rows]
+                       [int(v) for v in r[6:10]], int(r[10]), bool(r[11]), int(r[12]), str(r[13] or ""))
+                for r in rows]
 
     def hands(self, include_deleted: bool = False) -> list[Record]:
         with self._tx() as db:

@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import DEFAULT_TABLE, LedgerBase, LedgerError, Record, settle_up
+from .base import DEFAULT_TABLE, LedgerBase, Record, settle_up
+from .errors import LedgerError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 __all__ = ["Ledger", "LedgerError", "Record", "default_path", "settle_up"]
 
@@ -67,6 +68,24 @@ CREATE TABLE IF NOT EXISTS table_settings (
 );
 INSERT OR IGNORE INTO table_settings (table_id, key, value) SELECT 'main', key, value FROM settings;
 DROP TABLE settings;
+""",
+    4: """
+ALTER TABLE hands ADD COLUMN by_actor TEXT NOT NULL DEFAULT '';
+ALTER TABLE history ADD COLUMN by_actor TEXT NOT NULL DEFAULT '';
+CREATE TABLE IF NOT EXISTS table_access (
+    table_id TEXT PRIMARY KEY, join_digest TEXT NOT NULL, public_reads INTEGER NOT NULL DEFAULT 1,
+    players_edit INTEGER NOT NULL DEFAULT 0, created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS table_tokens (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, digest TEXT NOT NULL UNIQUE, table_id TEXT NOT NULL, role TEXT NOT NULL,
+    label TEXT NOT NULL, created TEXT NOT NULL, revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS table_tokens_table ON table_tokens (table_id);
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
+    action TEXT NOT NULL, hand_id INTEGER, detail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS audit_table ON audit (table_id, id);
 """,
 }
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ledger import Ledger, LedgerError
+from ledger.store import SCHEMA_VERSION
 from scoring import score_case
 from tests.helpers import case
 
@@ -177,7 +178,7 @@ def test_an_old_ledger_is_migrated_forward(tmp_path: Path):
     led = Ledger(path)
     rec = led.hands()[0]
     assert rec.case == c and rec.kind == "win" and rec.version == 1 and rec.dealer == 0
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def _open_and_record(args: tuple[str, int]) -> str:
