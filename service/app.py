@@ -14,10 +14,10 @@ from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
 
-from fastapi import Body, FastAPI, File, Form, HTTPException, Query, UploadFile
+from fastapi import Body, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
-from ledger import LedgerBase, LedgerError, open_ledger
 from scoring import DEFAULT, RULESETS, score_case
 from scoring.waits import waits
 from vision import pipeline
@@ -26,7 +26,15 @@ from vision.photo import MAX_BYTES, PhotoError
 from vision.pipeline import Photo
 from vision.reader import TileReader
 
-_reader_lock = threading.Lock()
+from .auth import client_of, too_many
+from .limits import RateLimit, Slots
+from .tables import ledger, router
+
+_reader_lock = threading.Lock()  # one reading at a time per process: the model uses the process's cores
+_in_memory = threading.BoundedSemaphore(2)  # photos decoded at once: one being read, the next one decoding
+reads = RateLimit.from_env("MAHJONG_READ_LIMIT", "30/60")
+read_queue = Slots.from_env("MAHJONG_READ_QUEUE", 8)
+__all__ = ["app", "ledger", "reader"]
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +55,11 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
 
 
 app = FastAPI(title="Mahjong hand reader & scorer", version="1", lifespan=lifespan,
-              description="Read a photographed hand, score it under Nanning / Nanjing rules, keep tables' ledgers.")
+              description="Read a photographed hand, score it under Nanning / Nanjing rules, keep tables' ledgers. "
+              "Reading and scoring are open; a table's writes need one of its tokens (`Authorization: Bearer`): "
+              "`POST /v1/tables` gives the owner token and a join code, `POST /v1/tables/{table}/join` a player "
+              "token. Photo reads are limited per client (429 with Retry-After) and queued per worker (503 "
+              "with Retry-After when the queue is full).")
 
 
 class BodyLimit:
@@ -87,21 +99,6 @@ async def _too_large(send: Any, limit: int) -> None:
 app.add_middleware(BodyLimit)
 
 
-@lru_cache(maxsize=256)
-def ledger(table: str) -> LedgerBase:
-    """The ledger of one table (every process opens the same $MAHJONG_LEDGER)."""
-    return open_ledger(table=table)
-
-
-def _ledger_or_error(table: str) -> LedgerBase:
-    if not table or len(table) > 64:
-        raise HTTPException(422, "a table id has 1 to 64 characters")
-    try:
-        return ledger(table)
-    except LedgerError as e:
-        raise HTTPException(503, str(e)) from None
-
-
 def _json_field(raw: str | None, name: str) -> Any:
     if raw is None or raw == "":
         return None
@@ -112,27 +109,44 @@ def _json_field(raw: str | None, name: str) -> Any:
                                   "message": f"{name}: malformed JSON ({e.msg})"}) from None
 
 
-async def _photo(photo: UploadFile) -> Photo:
-    data = await photo.read(MAX_BYTES + 1)
+def _decode(photo: UploadFile) -> Photo:
+    data = photo.file.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise HTTPException(413, f"the photo is over the {MAX_BYTES // 2**20} MB limit")
-    name = photo.filename or "photo"
     try:
-        return Photo.decode(data, name)
+        return Photo.decode(data, photo.filename or "photo")
     except PhotoError as e:
         raise HTTPException(400, {"error": "bad_photo", "message": str(e)}) from None
 
 
-def _read(photo: Photo, ruleset: str, winner: int) -> dict[str, Any]:
+def _read_now(photo: UploadFile, ruleset: str, winner: int) -> dict[str, Any]:
+    """In a worker thread: decode (two photos in memory at most) and read (one at a time)."""
+    with _in_memory:
+        decoded = _decode(photo)
+        try:
+            with _reader_lock:
+                r = pipeline.read(decoded, reader(), ruleset, True, winner)
+        except ModelMissing as e:
+            raise HTTPException(503, {"error": "model_missing", "message": str(e)}) from None
+    return r.to_json()
+
+
+async def _read(request: Request, photo: UploadFile, ruleset: str, winner: int) -> dict[str, Any]:
+    """A photo read within the client's rate (429) and the worker's queue (503), off the event loop so that
+    scoring and the ledger keep answering while photos are read."""
     if ruleset not in RULESETS:
         raise HTTPException(422, {"valid": False, "error": "invalid_input",
                                   "message": f"ruleset: unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})"})
+    wait = reads.take(client_of(request))
+    if wait:
+        too_many(wait, "photos")
+    if not read_queue.enter():
+        raise HTTPException(503, {"error": "busy", "message": f"{read_queue.size} photos are already waiting on "
+                                  "this server: try again in a few seconds"}, headers={"Retry-After": "2"})
     try:
-        with _reader_lock:  # one reading at a time per process: the model uses the process's cores
-            r = pipeline.read(photo, reader(), ruleset, True, winner)
-    except ModelMissing as e:
-        raise HTTPException(503, {"error": "model_missing", "message": str(e)}) from None
-    return r.to_json()
+        return await run_in_threadpool(_read_now, photo, ruleset, winner)
+    finally:
+        read_queue.leave()
 
 
 def _scored(case: Any) -> JSONResponse:
@@ -141,9 +155,9 @@ def _scored(case: Any) -> JSONResponse:
 
 
 @app.post("/v1/read", summary="Read a photo into tiles, groups and a hand (as `python -m vision --json`)")
-async def read(photo: UploadFile = File(...), ruleset: str = Query(DEFAULT),  # noqa: B008
+async def read(request: Request, photo: UploadFile = File(...), ruleset: str = Query(DEFAULT),  # noqa: B008
                winner: int = Query(0, ge=0, le=3)) -> dict[str, Any]:
-    return _read(await _photo(photo), ruleset, winner)
+    return await _read(request, photo, ruleset, winner)
 
 
 @app.post("/v1/score", summary="Score a case (RULES.md §0.2-0.3) into the §0.4 result")
@@ -158,13 +172,14 @@ def wait_table(case: Any = Body(...)) -> JSONResponse:  # noqa: B008
 
 
 @app.post("/v1/read-and-score", summary="Read a photo and score the hand read in the given situation")
-async def read_and_score(photo: UploadFile = File(...), ruleset: str = Form(DEFAULT),  # noqa: B008
+async def read_and_score(request: Request, photo: UploadFile = File(...),  # noqa: B008
+                         ruleset: str = Form(DEFAULT),
                          context: str = Form('{"winner": 0, "dealer": 0, "win_type": "self_draw"}'),
                          options: str | None = Form(None)) -> JSONResponse:
     ctx = _json_field(context, "context") or {}
     opts = _json_field(options, "options") or {}
     winner = ctx.get("winner", 0) if isinstance(ctx, dict) and ctx.get("winner") in (0, 1, 2, 3) else 0
-    reading = _read(await _photo(photo), ruleset, winner)
+    reading = await _read(request, photo, ruleset, winner)
     if reading["hand"] is None:
         result: dict[str, Any] = {"valid": False, "error": "invalid_input", "message": "the hand could not be read"}
     else:
@@ -172,113 +187,4 @@ async def read_and_score(photo: UploadFile = File(...), ruleset: str = Form(DEFA
     return JSONResponse({"reading": reading, "score": result})
 
 
-# ---------------------------------------------------------------- ledgers
-
-
-@app.get("/v1/tables/{table}", summary="A table's set-up, dealer, running totals and settle-up transfers")
-def table_state(table: str) -> dict[str, Any]:
-    led = _ledger_or_error(table)
-    return {"table": table, "settings": led.settings(), "dealer": led.dealer(), "totals": led.totals(),
-            "settle_up": led.settle_up(), "changes": led.changes()}
-
-
-@app.put("/v1/tables/{table}/settings", summary="Save (part of) a table's set-up")
-def save_settings(table: str, settings: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
-    led = _ledger_or_error(table)
-    led.save_settings(settings)
-    return {"table": table, "settings": led.settings()}
-
-
-@app.get("/v1/tables/{table}/hands", summary="The table's recorded hands")
-def list_hands(table: str, include_deleted: bool = False) -> list[dict[str, Any]]:
-    return [r.to_json() for r in _ledger_or_error(table).hands(include_deleted)]
-
-
-def _score_and_record(led: LedgerBase, kind: str, case: Any, key: Any) -> JSONResponse:
-    """Score a case with the engine and record it under the retry ``key``: 422 for a case the engine refuses or
-    a bad key, 409 where the ledger refuses, else 201 with the id, the result and the dealer the engine named."""
-    result = score_case(case)
-    if not result.get("valid"):
-        return JSONResponse(result, status_code=422)
-    if key is not None and (not isinstance(key, str) or len(key) > 200):
-        return JSONResponse({"valid": False, "error": "invalid_input", "message": "key: a string of at most 200 "
-                             "characters"}, status_code=422)
-    try:
-        hid = led.record_event(kind, [case], [result], key=key)
-    except (LedgerError, ValueError) as e:
-        return JSONResponse({"error": "ledger", "message": str(e)}, status_code=409)
-    return JSONResponse({"id": hid, "result": result, "dealer": led.dealer()}, status_code=201)
-
-
-@app.post("/v1/tables/{table}/hands", status_code=201, summary="Score and record a hand (idempotent per key)")
-def record_hand(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  # noqa: B008
-    return _score_and_record(_ledger_or_error(table), "win", body.get("case"), body.get("key"))
-
-
-@app.post("/v1/tables/{table}/draws", status_code=201, summary="Score and record a drawn hand (荒莊) with its kongs")
-def record_draw(table: str, body: dict[str, Any] = Body(...)) -> JSONResponse:  # noqa: B008
-    """Body: ``{"ruleset"?, "options"?, "dealer"?, "kong_events"?, "penalty_events"?, "key"?}`` or the draw case
-    itself under ``case``. The engine settles every kong's money (RULES.md D-C13) and keeps the dealer."""
-    led = _ledger_or_error(table)
-    if isinstance(body.get("case"), dict):
-        case = dict(body["case"])
-    else:
-        ctx: dict[str, Any] = {"dealer": body.get("dealer", led.dealer())}
-        for k in ("kong_events", "penalty_events"):
-            if body.get(k) is not None:
-                ctx[k] = body[k]
-        case = {"ruleset": body.get("ruleset", DEFAULT), "options": body.get("options") or {}, "context": ctx}
-    case["kind"] = "draw"
-    return _score_and_record(led, "draw", case, body.get("key"))
-
-
-def _hand_or_404(led: LedgerBase, hand_id: int) -> dict[str, Any]:
-    rec = led.get(hand_id)
-    if rec is None:
-        raise HTTPException(404, f"hand #{hand_id} does not exist")
-    return rec.to_json()
-
-
-@app.get("/v1/tables/{table}/hands/{hand_id}", summary="One recorded hand")
-def get_hand(table: str, hand_id: int) -> dict[str, Any]:
-    return _hand_or_404(_ledger_or_error(table), hand_id)
-
-
-@app.put("/v1/tables/{table}/hands/{hand_id}", summary="Edit a hand (the earlier version is kept)")
-def edit_hand(table: str, hand_id: int, body: dict[str, Any] = Body(...)) -> JSONResponse:  # noqa: B008
-    led = _ledger_or_error(table)
-    result = score_case(body.get("case"))
-    if not result.get("valid"):
-        return JSONResponse(result, status_code=422)
-    try:
-        led.update(hand_id, body["case"], result)
-    except LedgerError as e:
-        return JSONResponse({"error": "ledger", "message": str(e)}, status_code=404)
-    return JSONResponse(_hand_or_404(led, hand_id))
-
-
-@app.delete("/v1/tables/{table}/hands/{hand_id}", summary="Delete a hand (soft: it can be restored)")
-def delete_hand(table: str, hand_id: int) -> dict[str, Any]:
-    led = _ledger_or_error(table)
-    try:
-        led.delete(hand_id)
-    except LedgerError as e:
-        raise HTTPException(404, str(e)) from None
-    return {"deleted": hand_id}
-
-
-@app.post("/v1/tables/{table}/hands/{hand_id}/restore", summary="Undo a delete")
-def restore_hand(table: str, hand_id: int) -> dict[str, Any]:
-    led = _ledger_or_error(table)
-    try:
-        led.restore(hand_id)
-    except LedgerError as e:
-        raise HTTPException(404, str(e)) from None
-    return _hand_or_404(led, hand_id)
-
-
-@app.get("/v1/tables/{table}/hands/{hand_id}/history", summary="Earlier versions of a hand")
-def hand_history(table: str, hand_id: int) -> list[dict[str, Any]]:
-    led = _ledger_or_error(table)
-    _hand_or_404(led, hand_id)
-    return led.history(hand_id)
+app.include_router(router)

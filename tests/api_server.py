@@ -18,14 +18,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(ledger: str, workers: int = 1) -> tuple[subprocess.Popen, str]:
-    """An API process on 127.0.0.1 with the given ledger; returns it and its base URL once it answers."""
+def start(ledger: str, workers: int = 1, env: dict[str, str] | None = None, module: str = "service",
+          port: int | None = None) -> tuple[subprocess.Popen, str]:
+    """An API process on 127.0.0.1 with the given ledger (and ``env``: limits), from ``module``; returns it and
+    its base URL once it answers."""
     import httpx
 
-    port = free_port()
-    env = dict(os.environ, MAHJONG_LEDGER=ledger)
-    proc = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port), "--workers", str(workers)],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    port = port or free_port()
+    full = dict(os.environ, MAHJONG_LEDGER=ledger, **(env or {}))
+    proc = subprocess.Popen([sys.executable, "-m", module, "--port", str(port), "--workers", str(workers)],
+                            cwd=ROOT, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:

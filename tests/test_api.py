@@ -74,42 +74,51 @@ def test_an_oversize_upload_is_refused(api: str) -> None:
     assert r.status_code == 413
 
 
+def owned(api: str, table: str, **access: bool) -> httpx.Client:
+    """A client holding the owner token of a new table."""
+    r = httpx.post(api + "/v1/tables", json={"table": table, **access})
+    assert r.status_code == 201, r.text
+    return httpx.Client(headers={"Authorization": f"Bearer {r.json()['owner_token']}"}, timeout=60)
+
+
 def test_the_ledger_round_trip(api: str) -> None:
     t = api + "/v1/tables/parlour-7"
-    r = httpx.post(t + "/hands", json={"case": GOOD, "key": "entry-1"})
+    c = owned(api, "parlour-7")
+    r = c.post(t + "/hands", json={"case": GOOD, "key": "entry-1"})
     assert r.status_code == 201
     hid = r.json()["id"]
-    assert httpx.post(t + "/hands", json={"case": GOOD, "key": "entry-1"}).json()["id"] == hid  # idempotent
+    assert c.post(t + "/hands", json={"case": GOOD, "key": "entry-1"}).json()["id"] == hid  # idempotent
     edited = case("nanning", "123m 456s 23p 99m 789s", "4p", winner=2, win_type="discard", discarder=3)
-    r = httpx.put(f"{t}/hands/{hid}", json={"case": edited})
-    assert r.status_code == 200 and r.json()["version"] == 2
+    r = c.put(f"{t}/hands/{hid}", json={"case": edited})
+    assert r.status_code == 200 and r.json()["version"] == 2 and r.json()["by"] == "owner"
     assert [h["version"] for h in httpx.get(f"{t}/hands/{hid}/history").json()] == [1]
     state = httpx.get(t).json()
     assert state["totals"] == [0, 0, 3, -3] and state["dealer"] == 1 and state["settle_up"]  # an edit keeps the deal
-    assert httpx.delete(f"{t}/hands/{hid}").status_code == 200
+    assert c.delete(f"{t}/hands/{hid}").status_code == 200
     assert httpx.get(t + "/hands").json() == []
-    assert httpx.post(f"{t}/hands/{hid}/restore").status_code == 200
+    assert c.post(f"{t}/hands/{hid}/restore").status_code == 200
     assert len(httpx.get(t + "/hands").json()) == 1
     assert httpx.get(api + "/v1/tables/other-table/hands").json() == []  # tables are apart
-    r = httpx.post(t + "/hands", json={"case": dict(GOOD, ruleset="x")})
+    r = c.post(t + "/hands", json={"case": dict(GOOD, ruleset="x")})
     assert r.status_code == 422 and r.json()["error"] == "invalid_input"
     assert httpx.get(f"{t}/hands/999999").status_code == 404
 
 
 def test_a_drawn_hand_is_settled_with_its_kongs_and_keeps_the_dealer(api: str) -> None:
     t = api + "/v1/tables/draw-table"
-    httpx.put(t + "/settings", json={"dealer": 2})
+    c = owned(api, "draw-table")
+    c.put(t + "/settings", json={"dealer": 2})
     body = {"ruleset": "nanning", "kong_events": [{"seat": 1, "kind": "exposed", "from": 3},
                                                   {"seat": 0, "kind": "concealed"}], "key": "d1"}
-    r = httpx.post(t + "/draws", json=body)
+    r = c.post(t + "/draws", json=body)
     assert r.status_code == 201, r.text
     want = score_case({"ruleset": "nanning", "kind": "draw", "options": {},
                        "context": {"dealer": 2, "kong_events": body["kong_events"]}})
     assert r.json()["result"] == want and r.json()["dealer"] == 2
-    assert httpx.post(t + "/draws", json=body).json()["id"] == r.json()["id"]  # idempotent per key
+    assert c.post(t + "/draws", json=body).json()["id"] == r.json()["id"]  # idempotent per key
     state = httpx.get(t).json()
     assert state["totals"] == want["net"] == [3, 0, -1, -2] and state["dealer"] == 2
-    bad = httpx.post(t + "/draws", json={"kong_events": [{"seat": 1, "kind": "added", "from": 3, "robbed": True}]})
+    bad = c.post(t + "/draws", json={"kong_events": [{"seat": 1, "kind": "added", "from": 3, "robbed": True}]})
     assert bad.status_code == 422 and "robbed" in bad.json()["message"]
 
 
@@ -121,13 +130,14 @@ def test_openapi_docs_are_served(api: str) -> None:
 def test_two_replicas_on_one_postgresql_ledger_lose_and_duplicate_nothing(postgres_server: str) -> None:
     db = fresh_database(postgres_server)
     (p1, a), (p2, b) = start(db), start(db)
+    token = owned(a, "hall").headers["Authorization"]
     try:
         errors: list[str] = []
         ids: list[int] = []
         lock = threading.Lock()
 
         def client(k: int) -> None:
-            with httpx.Client(timeout=60) as c:
+            with httpx.Client(timeout=60, headers={"Authorization": token}) as c:
                 for i in range(50):
                     base = (a, b)[(k + i) % 2]
                     w = 1 + (k + i) % 3
