@@ -192,7 +192,8 @@ class LedgerBase(Sharing):
         with self._tx(write=True) as db:
             who = self._authorise(db, "record", by)
             if key is not None:
-                row = self._q(db, "SELECT id FROM hands WHERE record_key = ?", (key,)).fetchone()
+                row = self._q(db, "SELECT id FROM hands WHERE table_id = ? AND record_key = ?",
+                               (self.table, key)).fetchone()
                 if row:
                     return int(row[0])
             dealer = self._dealer(db, cases[0])

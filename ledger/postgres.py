@@ -58,7 +58,9 @@ CREATE TABLE IF NOT EXISTS audit (
     id BIGSERIAL PRIMARY KEY, table_id TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
     action TEXT NOT NULL, hand_id BIGINT, detail TEXT NOT NULL DEFAULT ''
 );
-CREATE INDEX IF NOT EXISTS audit_table ON audit (table_id, id)
+CREATE INDEX IF NOT EXISTS audit_table ON audit (table_id, id);
+ALTER TABLE hands DROP CONSTRAINT IF EXISTS hands_record_key_key;
+CREATE UNIQUE INDEX IF NOT EXISTS hands_table_key ON hands (table_id, record_key)
 """,
 }
 SCHEMA_LOCK = 7_200_415  # advisory lock id for creating the schema

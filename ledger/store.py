@@ -86,6 +86,8 @@ CREATE TABLE IF NOT EXISTS audit (
     action TEXT NOT NULL, hand_id INTEGER, detail TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS audit_table ON audit (table_id, id);
+DROP INDEX IF EXISTS hands_record_key;
+CREATE UNIQUE INDEX IF NOT EXISTS hands_table_key ON hands (table_id, record_key) WHERE record_key IS NOT NULL;
 """,
 }
 

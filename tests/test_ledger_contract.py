@@ -58,6 +58,15 @@ def test_tables_are_apart(location: str) -> None:
     assert a.get(a.hands()[0].id) is not None and b.get(a.hands()[0].id) is None
 
 
+def test_a_record_key_belongs_to_its_table(location: str) -> None:
+    """Two tables' clients may use the same key: each records its own hand, neither gets the other's id."""
+    a, b = open_ledger(location, table="t1"), open_ledger(location, table="t2")
+    first = a.record(*scored(1), key="hand-1")
+    other = b.record(*scored(2), key="hand-1")
+    assert other != first and b.record(*scored(2), key="hand-1") == other
+    assert [h.winner for h in a.hands()] == [1] and [h.winner for h in b.hands()] == [2]
+
+
 def test_draws_several_winners_and_settle_up(location: str) -> None:
     led = open_ledger(location)
     led.save_settings({"dealer": 2})
