@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,16 +50,21 @@ def cluster_dir() -> Path:
     return base
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """The URL of a running throwaway server (the 'postgres' database); skips when one cannot be started."""
+class Unavailable(RuntimeError):
+    """No throwaway server can be started here (the reason is the message)."""
+
+
+@contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A running throwaway server's URL (the 'postgres' database), stopped and removed after; ``Unavailable``
+    when psycopg or Debian's postgresql is missing or the server does not start."""
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        pytest.skip("psycopg is not installed (pip install '.[postgres]')")
+        raise Unavailable("psycopg is not installed (pip install '.[postgres]')") from None
     bin_dir = pg_bin()
     if bin_dir is None:
-        pytest.skip("Debian's postgresql package is not installed (.ci/run installs it)")
+        raise Unavailable("Debian's postgresql package is not installed (.ci/run installs it)")
     base = cluster_dir()
     data, sock = base / "data", base / "sock"
     port = 20000 + uuid.uuid4().int % 20000
@@ -74,13 +80,27 @@ def postgres_server() -> Iterator[str]:
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
         detail = getattr(e, "stderr", b"") or b""
         shutil.rmtree(base, ignore_errors=True)
-        pytest.skip(f"PostgreSQL could not be started: {detail.decode(errors='replace')[-300:] or e}")
+        raise Unavailable(f"PostgreSQL could not be started: {detail.decode(errors='replace')[-300:] or e}") from None
     try:
         yield f"postgresql://postgres@/postgres?host={sock}&port={port}"
     finally:
         subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
                        capture_output=True, timeout=60, cwd=base)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a running throwaway server (the 'postgres' database); skips when one cannot be started."""
+    try:
+        server = throwaway_postgres()
+        url = server.__enter__()
+    except Unavailable as e:
+        pytest.skip(str(e))
+    try:
+        yield url
+    finally:
+        server.__exit__(None, None, None)
 
 
 def fresh_database(server_url: str) -> str:
