@@ -11,8 +11,10 @@ import dataclasses
 
 import streamlit as st
 
+from ledger.access import allowed
+from webapp import access
 from webapp.i18n import t
-from webapp.panels import Page, confirm, ledger, photo, result, setup, situation, waits
+from webapp.panels import Page, confirm, ledger, photo, result, setup, share, situation, waits
 from webapp.reading import reader, reinterpret
 from webapp.session import Table, load_table, open_ledger, tab
 
@@ -20,7 +22,9 @@ st.set_page_config(page_title="Mahjong scorer", page_icon="🀄", layout="wide")
 reader()  # load and warm the model once per server process, on the first view, before any photo
 
 book, book_problem = open_ledger()
-tbl = load_table(book)
+actor, policy = access.who(book)  # this tab at its table: "this device", or its token once shared
+# a closed table's set-up is for its players: a watcher scores with this tab's own copy
+tbl = load_table(book if allowed("read", actor, policy) else None, actor, allowed("settings", actor, policy))
 tb = tab()
 st.title(t("title", tbl.lang))
 if book_problem:
@@ -33,9 +37,10 @@ if override is None:
     st.session_state.pop("table_override", None)
 hand_tbl: Table = dataclasses.replace(tbl, ruleset=override["ruleset"], options={override["ruleset"]:
                                       override["options"]}, dealer=override["dealer"]) if override else tbl
-page = Page(tb, tbl, hand_tbl, book, book_problem)
+page = Page(tb, tbl, hand_tbl, book, book_problem, actor=actor, policy=policy)
 
 setup.render(page)
+share.render(page)
 photo.render(page)
 reinterpret(tb, hand_tbl.rules, hand_tbl.opts)  # the photo read for this hand's ruleset and house rules
 confirm.render(page)

@@ -384,3 +384,43 @@ def test_a_drawn_hand_with_its_kongs_at_phone_size(server: str, tmp_path: Path):
         button = driver.find_element(By.XPATH, "//button[contains(., 'Record this drawn hand')]")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click();", button)
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Drawn hand recorded')]")))
+
+
+def test_sharing_a_table_at_phone_size_and_joining_from_its_qr_code(server: str, tmp_path: Path):
+    """At 390x844: the owner shares the table; the QR code on the screen decodes to this server's join link;
+    a second phone opening that link finds the code filled in (and gone from its address bar) and joins."""
+    import cv2
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with shooting(tmp_path / "a", "390,844", "failure_share.png") as driver:
+        driver.get(server)
+        wait = WebDriverWait(driver, 90)
+        wait.until(ec.element_to_be_clickable((By.XPATH, "//summary[contains(., 'Share this table')]"))).click()
+        wait.until(ec.element_to_be_clickable((By.XPATH, "//button[contains(., 'Share this table')]"))).click()
+        code_line = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Join code for')]")))
+        image = wait.until(ec.presence_of_element_located((By.XPATH, "//img[contains(@src, 'media')]"
+                                                                     "[ancestor::*[@data-testid='stImage']]")))
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -120);", code_line)
+        time.sleep(1)
+        driver.save_screenshot(str(SHOTS / "phone_share_qr.png"))
+        shot = cv2.imdecode(np.frombuffer(image.screenshot_as_png, np.uint8), cv2.IMREAD_COLOR)
+        link, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
+        assert link.startswith(server) and "join=" in link and "table=main" in link, link
+    with shooting(tmp_path / "b", "390,844", "failure_join.png") as other:
+        other.get(link)
+        wait = WebDriverWait(other, 90)
+        field = wait.until(ec.presence_of_element_located((By.XPATH, "//input[@aria-label='Join code (or your owner "
+                                                                     "token)']")))
+        wait.until(lambda d: field.get_attribute("value"))
+        assert field.get_attribute("value") == link.rsplit("join=", 1)[1]
+        wait.until(lambda d: "join=" not in d.current_url)
+        other.find_element(By.XPATH, "//input[@aria-label='Your name']").send_keys("Ann", Keys.ENTER)
+        wait.until(ec.element_to_be_clickable((By.XPATH, "//button[contains(., 'Join this table')]"))).click()
+        joined = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'You joined as')]")))
+        assert "Ann" in joined.text
+        other.execute_script("window.scrollTo(0, 0);")
+        time.sleep(1)
+        other.save_screenshot(str(SHOTS / "phone_joined.png"))

@@ -5,6 +5,48 @@ from __future__ import annotations
 from vision.said import Said
 
 LABELS: dict[str, tuple[str, str]] = {
+    "share_title_unshared": ("Share this table with the other phones", "與其他手機共享這張牌桌"),
+    "share_title_owner": ("Shared table · you are its owner", "共享牌桌 · 你是桌主"),
+    "share_title_player": ("Shared table · you are {name}", "共享牌桌 · 你是 {name}"),
+    "share_title_none": ("Shared table · join it to record", "共享牌桌 · 加入後才能記錄"),
+    "share_explained": ("Until it is shared, anyone who opens this page can record at this table. Once shared, only "
+                        "this phone (its owner) and the phones that join with its code can; the owner decides "
+                        "whether players may edit or delete recorded hands.",
+                        "共享之前，打開這個頁面的人都可以在這張牌桌記錄。共享之後，只有這支手機（桌主）和用代碼加入的手機"
+                        "可以記錄；玩家能否修改或刪除記錄由桌主決定。"),
+    "share_public": ("Anyone with the link may see the hands and totals", "有連結的人都可以查看記錄和總分"),
+    "share_players_edit": ("Players may edit, delete and restore recorded hands", "玩家可以修改、刪除和恢復記錄"),
+    "share_now": ("Share this table", "共享這張牌桌"),
+    "join_code_is": ("Join code for the other phones:", "其他手機的加入代碼："),
+    "scan_to_join": ("Scan with another phone to join", "用另一支手機掃描加入"),
+    "owner_token_once": ("Your owner token, shown only now. Keep it (a screenshot or a password manager): typed in "
+                         "the join field, it gives this table back to you on another phone or after this page is "
+                         "closed.",
+                         "你的桌主憑證只顯示這一次，請保存（截圖或密碼管理器）：換手機或關閉頁面後，在加入欄輸入它即可取回這張牌桌。"),
+    "hide_codes": ("Hide the codes", "隱藏代碼"),
+    "new_join_code": ("New join code (the old one stops working; players who joined stay)",
+                      "產生新的加入代碼（舊代碼失效；已加入的玩家不受影響）"),
+    "players_tokens": ("Players who joined", "已加入的玩家"),
+    "revoke": ("Remove", "移除"),
+    "revoked": ("removed", "已移除"),
+    "join_code": ("Join code (or your owner token)", "加入代碼（或桌主憑證）"),
+    "your_name": ("Your name", "你的名字"),
+    "join_now": ("Join this table", "加入牌桌"),
+    "join_wrong": ("That is not this table's join code or token.", "這不是這張牌桌的加入代碼或憑證。"),
+    "join_wait": ("Too many wrong codes from this phone: try again in {s} s.",
+                  "這支手機輸入錯誤太多次，請 {s} 秒後再試。"),
+    "joined_as": ("You joined as {name}.", "已加入：{name}"),
+    "leave": ("Forget my token on this phone", "在這支手機上登出"),
+    "audit_title": ("Who did what", "操作記錄"),
+    "who": ("Who", "誰"),
+    "what": ("What", "操作"),
+    "watching_shared": ("This table is shared: you can watch it; recording needs its join code (ask its owner).",
+                        "這張牌桌已共享：可以查看，但要記錄需要加入代碼（向桌主索取）。"),
+    "reads_closed": ("This table's hands are for its players: join it with its code to see them.",
+                     "這張牌桌的記錄只給玩家看：用加入代碼加入後才能查看。"),
+    "not_allowed": ("This table does not let you do that", "這張牌桌不允許你這樣做"),
+    "edit_owner_only": ("Editing and deleting recorded hands is for the table's owner.", "修改和刪除記錄只限桌主。"),
+    "record_needs_join": ("Join the table (above) to record this hand.", "加入牌桌（上方）後才能記錄這一局。"),
     "title": ("Mahjong hand reader & scorer", "麻將胡牌識別與計分"),
     "language": ("Language", "語言"),
     "setup": ("Table set-up", "牌桌設定"),

@@ -16,6 +16,7 @@ import streamlit as st
 
 from ledger import DEFAULT_TABLE, LedgerBase, LedgerError
 from ledger import open_ledger as open_ledger_at
+from ledger.access import Actor
 from scoring import DEFAULT, RULESETS, Ruleset
 from vision.detections import Detections
 from vision.geometry import PhotoFrame
@@ -167,9 +168,10 @@ def from_url(tbl: Table, params: dict[str, str]) -> Table | None:
     return None if new == tbl else new
 
 
-def load_table(ledger: LedgerBase | None) -> Table:
+def load_table(ledger: LedgerBase | None, by: Actor | None = None, may_save: bool = True) -> Table:
     """The table from the ledger (every tab sees the same), else this tab's own copy; a table URL's set-up is
-    applied once, when the tab opens it, and stays in the URL so the page can be bookmarked or shared."""
+    applied once, when the tab opens it (and only where ``by`` may change the set-up: a shared table's watcher
+    sees the table as it is), and stays in the URL so the page can be bookmarked or shared."""
     tbl = st.session_state.get("table_copy") or Table()
     if ledger is not None:
         try:
@@ -181,9 +183,9 @@ def load_table(ledger: LedgerBase | None) -> Table:
         params = {k: v for k in ("ruleset", "players", "dealer", "lang") if (v := st.query_params.get(k)) is not None}
         if ledger is not None and _has_hands(ledger):
             params.pop("dealer", None)  # a table already playing keeps its dealer; a new one starts from the URL
-        new = from_url(tbl, params)
+        new = from_url(tbl, params) if may_save else None
         if new is not None:
-            save_table(ledger, new)
+            save_table(ledger, new, by)
             tbl = new
     st.session_state["table_copy"] = tbl
     url = {"ruleset": tbl.ruleset, "players": ",".join(tbl.names), "dealer": str(tbl.dealer), "lang": tbl.lang}
@@ -199,12 +201,12 @@ def _has_hands(ledger: LedgerBase) -> bool:
         return False
 
 
-def save_table(ledger: LedgerBase | None, tbl: Table) -> None:
-    """Write the set-up where every tab reads it (this tab only, when the ledger cannot be written)."""
+def save_table(ledger: LedgerBase | None, tbl: Table, by: Actor | None = None) -> None:
+    """Write the set-up where every tab reads it, as ``by`` (this tab only, when the ledger cannot be written)."""
     st.session_state["table_copy"] = tbl
     if ledger is not None and not ledger.read_only:
         try:
-            ledger.save_settings(tbl.settings())
+            ledger.save_settings(tbl.settings(), by=by)
         except LedgerError as e:
             tab().flash.append(("error", str(e)))
 

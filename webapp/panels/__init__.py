@@ -3,10 +3,11 @@ of one page view (``Page``) and asking the ruleset for what it has, never its na
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ledger import LedgerBase
+from ledger.access import Action, Actor, Policy, allowed
 
 from ..session import Tab, Table
 from ..state import Situation
@@ -17,7 +18,9 @@ class Page:
     """One run of the page: this tab's work (``tab``), the table as set up (``table``), the table this hand is
     scored with (``hand``: a recorded hand being edited keeps its own ruleset, house rules and dealer), the
     table's ledger (None: none could be opened, ``book_problem`` says why), and the situation as entered (the
-    situation panel fills ``situation`` and ``problem``, what is wrong with it, for the panels after it)."""
+    situation panel fills ``situation`` and ``problem``, what is wrong with it, for the panels after it). ``actor``
+    is who this tab is at the table (``webapp.access``) and ``policy`` the table's access: every write passes
+    ``by=page.actor``, and a panel shows a button only where ``may`` says the ledger would take it."""
 
     tab: Tab
     table: Table
@@ -26,6 +29,17 @@ class Page:
     book_problem: str | None = None
     situation: Situation | None = None
     problem: str | None = None
+    actor: Actor | None = None
+    policy: Policy = field(default_factory=Policy)
+
+    def may(self, action: Action) -> bool:
+        """Whether this tab may do ``action`` on its table (a read-only ledger file takes no write)."""
+        book = self.book
+        if book is None or (action != "read" and book.read_only):
+            return False
+        if self.actor is not None and self.actor.table != book.table:
+            return False
+        return allowed(action, self.actor, self.policy)
 
 
 class Panel(Protocol):

@@ -9,13 +9,14 @@ import numpy as np
 import streamlit as st
 
 from ledger import LedgerBase, LedgerError
+from ledger.access import Actor
 from scoring import parse_draw
 from scoring.errors import InputError
 from scoring.rulesets.base import relative_seat
 from scoring.tiles import CODES
 from vision.said import in_lang
 
-from .. import situation_form
+from .. import access, situation_form
 from ..editing import parse_penalty_lines, pay_lines
 from ..i18n import said_of
 from ..session import Tab, Table, label
@@ -87,12 +88,15 @@ def kongs_picture(events: list[dict[str, Any]]) -> np.ndarray | None:
     return row_of(tiles, gaps) if tiles else None
 
 
-def record(tb: Tab, ledger: LedgerBase, case: dict[str, Any]) -> None:
-    """Record the draw with its kong money; the dealer stays (the engine's next_dealer)."""
+def record(tb: Tab, ledger: LedgerBase, case: dict[str, Any], by: Actor | None = None) -> None:
+    """Record the draw with its kong money, as ``by``; the dealer stays (the engine's next_dealer)."""
     try:
-        hid = ledger.record_draw(case, key=f"draw-{tb.entry}")
+        hid = ledger.record_draw(case, key=f"draw-{tb.entry}", by=by)
         tb.flash.append(("success", f"{label('draw_recorded')} #{hid}"))
-    except (LedgerError, ValueError) as e:
+    except LedgerError as e:
+        tb.flash.append(("error", access.said(e)))
+        return
+    except ValueError as e:
         tb.flash.append(("error", str(e)))
         return
     for k in [k for k in st.session_state if str(k).startswith("draw")]:
@@ -144,4 +148,5 @@ def render(page: Page) -> None:
         if not shown:
             st.write(label("draw_no_payments"))
         st.caption(f"{label('next_dealer')}: {names[result['next_dealer']]}")
-        st.button(label("record_draw_now"), key="record_draw", type="primary", on_click=record, args=(tb, ledger, case))
+        st.button(label("record_draw_now"), key="record_draw", type="primary", on_click=record,
+                  args=(tb, ledger, case, page.actor))

@@ -9,9 +9,10 @@ from typing import Any
 import streamlit as st
 
 from ledger import LedgerBase, LedgerError, settle_up
+from ledger.access import Actor
 from scoring import RULESETS, event_net
 
-from .. import situation_form
+from .. import access, situation_form
 from ..case import state_from_case
 from ..session import Tab, Table, label
 from . import Page
@@ -38,22 +39,22 @@ def ask_delete(tb: Tab, hand_id: int) -> None:
     tb.confirm_delete = hand_id
 
 
-def delete(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
+def delete(tb: Tab, ledger: LedgerBase, hand_id: int, by: Actor | None = None) -> None:
     try:
-        ledger.delete(hand_id)
+        ledger.delete(hand_id, by=by)
         tb.just_deleted = hand_id
     except LedgerError as e:
-        tb.flash.append(("error", str(e)))
+        tb.flash.append(("error", access.said(e)))
     tb.confirm_delete = None
     if tb.editing == hand_id:
         tb.new_entry()
 
 
-def restore(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
+def restore(tb: Tab, ledger: LedgerBase, hand_id: int, by: Actor | None = None) -> None:
     try:
-        ledger.restore(hand_id)
+        ledger.restore(hand_id, by=by)
     except LedgerError as e:
-        tb.flash.append(("error", str(e)))
+        tb.flash.append(("error", access.said(e)))
     tb.just_deleted = None
 
 
@@ -74,6 +75,9 @@ def render(page: Page) -> None:
     if ledger is None:
         st.caption(ledger_problem or "")
         return
+    if not page.may("read"):
+        st.info(label("reads_closed"))
+        return
     try:
         hands = ledger.hands()
         totals = ledger.totals()
@@ -88,16 +92,19 @@ def render(page: Page) -> None:
     cols[4].metric(label("next_dealer"), names[tbl.dealer])
     if hands:
         _chart(hands, totals, tbl)
-    writable = not ledger.read_only
+    writable = page.may("edit")
     if tb.just_deleted is not None and writable:
         u1, u2 = st.columns([3, 1])
         u1.info(label("deleted").format(id=tb.just_deleted))
-        u2.button(label("undo_delete"), key="undo_delete", on_click=restore, args=(tb, ledger, tb.just_deleted))
+        u2.button(label("undo_delete"), key="undo_delete", on_click=restore,
+                  args=(tb, ledger, tb.just_deleted, page.actor))
     if not hands:
         st.caption(label("no_hands"))
     else:
-        _hand_list(tb, tbl, ledger, hands, writable)
-    if writable:
+        _hand_list(tb, tbl, ledger, hands, writable, page.actor)
+        if page.actor is not None and page.actor.role == "player" and not writable:
+            st.caption(label("edit_owner_only"))
+    if page.may("record"):
         drawn_panel.render(page)
     d2, d3 = st.columns(2)
     # exported only when pressed: no extra ledger reads on every rerun
@@ -131,7 +138,8 @@ def _chart(hands: list[Any], totals: list[int], tbl: Table) -> None:
             st.write(label("all_square"))
 
 
-def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writable: bool) -> None:
+def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writable: bool,
+               by: Actor | None) -> None:
     """The recorded hands as a table; one picked to edit, delete (asked twice) or see its earlier versions."""
     names = tbl.names
     rows = [{"#": r.id, label("time"): r.created,
@@ -151,7 +159,7 @@ def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writab
     if tb.confirm_delete is not None and writable:
         c1, c2 = st.columns(2)
         c1.button(label("confirm_delete").format(id=tb.confirm_delete), key="ledger_delete_yes", type="primary",
-                  on_click=delete, args=(tb, ledger, tb.confirm_delete))
+                  on_click=delete, args=(tb, ledger, tb.confirm_delete, by))
         c2.button(label("cancel"), key="ledger_delete_no", on_click=lambda: setattr(tb, "confirm_delete", None))
     history = ledger.history(pick)
     if history:

@@ -8,12 +8,13 @@ import copy
 import streamlit as st
 
 from ledger import LedgerBase, LedgerError
+from ledger.access import Actor
 from scoring import score_case
 from scoring.api import parse_case
 from scoring.errors import InputError
 from vision.said import in_lang
 
-from .. import situation_form
+from .. import access, situation_form
 from ..card import result_card
 from ..case import build_case
 from ..score_view import show_result
@@ -35,12 +36,12 @@ def current(tb: Tab, tbl: Table, sit: Situation, problem: str | None) -> tuple[d
     return case, score_case(case)
 
 
-def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) -> None:
-    """Record the shown hand, or save the edit; then start a new entry. ``entry`` is the hand's key as the
-    button was drawn, so a second press queued before the page reruns stores nothing new."""
+def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str, by: Actor | None = None) -> None:
+    """Record the shown hand, or save the edit, as ``by``; then start a new entry. ``entry`` is the hand's key as
+    the button was drawn, so a second press queued before the page reruns stores nothing new."""
     try:
         if tb.editing is not None:
-            ledger.update(tb.editing, case, result)
+            ledger.update(tb.editing, case, result, by=by)
             tb.flash.append(("success", f"{label('saved')} #{tb.editing}"))
         elif tb.pending_multi:
             cases = [c for c, _ in tb.pending_multi] + [case]
@@ -48,12 +49,16 @@ def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str) ->
             if len({c.get("discarder") for c in ctxs}) > 1 or len({c["winner"] for c in ctxs}) < len(ctxs) or \
                     any(c["win_type"] != "discard" for c in ctxs):
                 raise ValueError(label("multi_mismatch"))
-            hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=entry)
+            hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=entry,
+                                      by=by)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
         else:
-            hid = ledger.record(case, result, key=entry)
+            hid = ledger.record(case, result, key=entry, by=by)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
-    except (LedgerError, ValueError) as e:
+    except LedgerError as e:
+        tb.flash.append(("error", access.said(e)))  # the hand stays on screen: nothing entered is lost
+        return
+    except ValueError as e:
         tb.flash.append(("error", str(e)))
         return
     tb.new_entry(HandState())
@@ -99,16 +104,19 @@ def render(page: Page) -> None:
     else:
         show_result(result, tbl)
     ok = result is not None and result.get("valid") and case is not None
-    writable = ledger is not None and not ledger.read_only
+    writable = page.may("edit" if tb.editing is not None else "record")
     b1, b2, b3 = st.columns(3)
+    if ok and not writable and ledger is not None and not ledger.read_only:
+        st.caption(label("edit_owner_only") if tb.editing is not None and page.actor else label("record_needs_join"))
     if ok and writable:
         assert case is not None and result is not None and ledger is not None
         if tb.editing is not None:
             b1.button(label("update_record"), key="record", type="primary", on_click=record,
-                      args=(tb, ledger, case, result, tb.entry))
+                      args=(tb, ledger, case, result, tb.entry, page.actor))
         else:
             text = label("record_multi").format(n=len(tb.pending_multi) + 1) if tb.pending_multi else label("record")
-            b1.button(text, key="record", type="primary", on_click=record, args=(tb, ledger, case, result, tb.entry))
+            b1.button(text, key="record", type="primary", on_click=record,
+                      args=(tb, ledger, case, result, tb.entry, page.actor))
             if sit.win_type == "discard" and len(tb.pending_multi) < 2:
                 b2.button(label("add_winner"), key="add_winner", on_click=add_winner, args=(tb, case, result))
     if tb.editing is not None:

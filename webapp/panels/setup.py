@@ -7,7 +7,6 @@ from typing import Any
 
 import streamlit as st
 
-from ledger import LedgerBase
 from scoring import RULESETS
 from scoring.errors import InputError
 
@@ -15,13 +14,13 @@ from ..session import Table, label, save_table
 from . import Page
 
 
-def _write(ledger: LedgerBase | None, tbl: Table, **changes: Any) -> None:
+def _write(page: Page, tbl: Table, **changes: Any) -> None:
     for k, v in changes.items():
         setattr(tbl, k, v)
-    save_table(ledger, tbl.seat_names_in_lang())
+    save_table(page.book if page.may("read") else None, tbl.seat_names_in_lang(), page.actor)
 
 
-def _options(ledger: LedgerBase | None, tbl: Table) -> None:
+def _options(page: Page, tbl: Table, locked: bool) -> None:
     """House rules of the active ruleset; each change is validated by the ruleset and saved at once."""
     rules = tbl.rules
     current = tbl.opts
@@ -47,23 +46,24 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
                 st.session_state[f"{key}_error"] = f"{name}: {e}"
                 return
             st.session_state.pop(f"{key}_error", None)
-            _write(ledger, tbl, options={**tbl.options, rules.name: new})
+            _write(page, tbl, options={**tbl.options, rules.name: new})
 
         if isinstance(opt.default, bool):
             st.session_state[key] = bool(value)
-            st.checkbox(title, key=key, help=helptext, on_change=changed)
+            st.checkbox(title, key=key, help=helptext, on_change=changed, disabled=locked)
         elif choices:
             st.session_state[key] = value
-            st.selectbox(title, list(choices), key=key, help=helptext, on_change=changed,
+            st.selectbox(title, list(choices), key=key, help=helptext, on_change=changed, disabled=locked,
                          format_func=lambda v, opt=opt, lang=tbl.lang: opt.choice_text(v, lang))
         elif lo is not None and (isinstance(opt.default, int) or opt.default is None):
             st.session_state[key] = None if value is None else int(value)
             st.number_input(title, min_value=lo, max_value=hi, step=1, key=key, help=helptext, on_change=changed,
+                            disabled=locked,
                             placeholder="—")
         else:
             if f"{key}_error" not in st.session_state:
                 st.session_state[key] = json.dumps(value)
-            st.text_input(title, key=key, help=f"{helptext or ''} (JSON)", on_change=changed,
+            st.text_input(title, key=key, help=f"{helptext or ''} (JSON)", on_change=changed, disabled=locked,
                           kwargs={"json_text": True})
         if st.session_state.get(f"{key}_error"):
             st.error(st.session_state[f"{key}_error"])
@@ -72,18 +72,19 @@ def _options(ledger: LedgerBase | None, tbl: Table) -> None:
 def render(page: Page) -> None:
     """The compact table bar; it opens to edit."""
     ledger, tbl = page.book, page.table
+    locked = page.policy.shared and page.actor is None and page.may("read")  # a watcher sees, does not change
     rules = tbl.rules
     summary = f"{rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
         " · ".join(tbl.names)
     with st.expander(summary, expanded=False):
         st.session_state["lang"] = tbl.lang
-        st.radio(label("language"), ["en", "zh"], key="lang", horizontal=True,
+        st.radio(label("language"), ["en", "zh"], key="lang", horizontal=True, disabled=locked,
                  format_func=lambda x: "English" if x == "en" else "中文",
-                 on_change=lambda: _write(ledger, tbl, lang=st.session_state["lang"]))
+                 on_change=lambda: _write(page, tbl, lang=st.session_state["lang"]))
         st.session_state["ruleset"] = tbl.ruleset
-        st.selectbox(label("ruleset"), list(RULESETS), key="ruleset",
+        st.selectbox(label("ruleset"), list(RULESETS), key="ruleset", disabled=locked,
                      format_func=lambda r: RULESETS[r].title.get(tbl.lang),
-                     on_change=lambda: _write(ledger, tbl, ruleset=st.session_state["ruleset"]))
+                     on_change=lambda: _write(page, tbl, ruleset=st.session_state["ruleset"]))
         cols = st.columns(4)
         for i in range(4):
             key = f"name{i}"
@@ -92,13 +93,14 @@ def render(page: Page) -> None:
             def renamed(i: int = i, key: str = key) -> None:
                 names = list(tbl.names)
                 names[i] = (st.session_state[key] or "").strip()[:40] or f"{label('seat')} {i}"
-                _write(ledger, tbl, names=names)
+                _write(page, tbl, names=names)
 
-            cols[i].text_input(f"{label('seat')} {i}", key=key, on_change=renamed)
+            cols[i].text_input(f"{label('seat')} {i}", key=key, on_change=renamed, disabled=locked)
         st.session_state["dealer"] = tbl.dealer
         st.selectbox(label("dealer"), range(4), key="dealer", format_func=lambda s: f"{s}: {tbl.names[s]}",
-                     on_change=lambda: _write(ledger, tbl, dealer=int(st.session_state["dealer"])))
+                     disabled=locked,
+                     on_change=lambda: _write(page, tbl, dealer=int(st.session_state["dealer"])))
         st.caption(f"{label('ledger_file')}: `{ledger.where if ledger else '—'}` · {label('table')}: "
                    f"`{ledger.table if ledger else '—'}`")
     with st.expander(f"{label('options')} · {rules.unit.get(tbl.lang)}"):
-        _options(ledger, tbl)
+        _options(page, tbl, locked)
