@@ -94,6 +94,13 @@ def test_every_panel_in_chinese_has_no_english_beyond_tile_codes(zh_app: tuple[A
         record[0].click().run()  # the ledger: the recorded hand, totals, chart, settle-up, exports
         assert not at.exception
         seen += english(at, own)
+    at.button(key="share_now").click().run()  # sharing: the codes shown once, the owner's view, who did what
+    assert not at.exception
+    secrets = [str(c.value) for c in at.code]  # the owner token, the join link and code are identifiers
+    own |= {w for text in secrets for w in re.findall(r"[A-Za-z0-9_]+", text)}
+    seen += english(at, own)
+    at.button(key="share_hide").click().run()
+    seen += english(at, own)
     at.toggle(key="waits_mode").set_value(True).run()  # the beginners' wait table
     seen += english(at, own)
     at.toggle(key="waits_mode").set_value(False).run()

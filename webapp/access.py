@@ -56,3 +56,17 @@ def said(e: LedgerError) -> str:
     if isinstance(e, AccessDenied) and page_lang() == "zh":
         return label("not_allowed")
     return str(e)
+
+
+def named(by: str) -> str:
+    """How the ledger names a writer ("this device", "owner", "player #7: Ann"), in the page's language."""
+    import re
+
+    from .session import label
+
+    if by == LOCAL:
+        return label("by_this_device")
+    if by == "owner":
+        return label("by_owner")
+    m = re.fullmatch(r"player #(\d+): (.*)", by)
+    return label("by_player").format(n=m[1], name=m[2]) if m else by

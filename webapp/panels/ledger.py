@@ -146,7 +146,7 @@ def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writab
              label("ruleset"): RULESETS[r.ruleset].title.get(tbl.lang) if r.ruleset in RULESETS else r.ruleset,
              label("winner"): " ".join(names[w] for w in r.winners) or label("drawn"),
              label("edited"): "✎" if r.version > 1 else "", **{names[i]: r.net[i] for i in range(4)},
-             label("who"): r.by}
+             label("who"): access.named(r.by)}
             for r in hands]
     st.dataframe(rows, hide_index=True)
     ids = [r.id for r in hands]
@@ -166,5 +166,6 @@ def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writab
     if history:
         with st.expander(label("history").format(id=pick, n=len(history))):
             for h in history:
-                st.write(f"v{h['version']} ({h['replaced']}{', ' + h['by'] if h.get('by') else ''}): " + ", ".join(
+                by = f", {access.named(h['by'])}" if h.get("by") else ""
+                st.write(f"v{h['version']} ({h['replaced']}{by}): " + ", ".join(
                     f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["cases"], h["results"]))))

@@ -16,6 +16,7 @@ from ledger import LedgerBase, LedgerError
 from ledger.access import TOKEN_PREFIX
 
 from .. import access
+from ..i18n import LABELS
 from ..session import label
 from . import Page
 
@@ -94,7 +95,7 @@ def join(book: LedgerBase) -> None:
             return
         access.keep(book.table, token)
     st.session_state.pop("join_code", None)
-    st.session_state["share_flash"] = label("joined_as").format(name=actor.name)
+    st.session_state["share_flash"] = label("joined_as").format(name=access.named(actor.name))
 
 
 def set_policy(page: Page, **change: Any) -> None:
@@ -149,7 +150,7 @@ def render(page: Page) -> None:
     elif actor.role == "owner":
         title = label("share_title_owner")
     else:
-        title = label("share_title_player").format(name=actor.name)
+        title = label("share_title_player").format(name=access.named(actor.name))
     for key, show in (("share_error", st.error), ("share_flash", st.success)):
         if st.session_state.get(key):
             show(st.session_state.pop(key))
@@ -201,5 +202,10 @@ def _owner(page: Page) -> None:
         if not k["revoked"]:
             c2.button(label("revoke"), key=f"share_revoke_{k['id']}", on_click=revoke, args=(page, k["id"]))
     with st.expander(label("audit_title")):
-        st.dataframe([{label("time"): e["at"], label("who"): e["by"], label("what"): e["action"],
+        st.dataframe([{label("time"): e["at"], label("who"): access.named(e["by"]), label("what"): _action(e["action"]),
                        "#": e["hand"] if e["hand"] is not None else ""} for e in log], hide_index=True)
+
+
+def _action(action: str) -> str:
+    """An audit line's action in the page's language."""
+    return label(f"act_{action}") if f"act_{action}" in LABELS else action
