@@ -166,6 +166,6 @@ def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writab
     if history:
         with st.expander(label("history").format(id=pick, n=len(history))):
             for h in history:
-                by = f", {access.named(h['by'])}" if h.get("by") else ""
-                st.write(f"v{h['version']} ({h['replaced']}{by}): " + ", ".join(
+                wrote = f", {access.named(h['by'])}" if h.get("by") else ""
+                st.write(f"v{h['version']} ({h['replaced']}{wrote}): " + ", ".join(
                     f"{names[i]} {n:+d}" for i, n in enumerate(_net(h["cases"], h["results"]))))
