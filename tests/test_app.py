@@ -112,7 +112,7 @@ def test_upload_a_real_photo_and_fix_a_tile_with_the_picker(app: AppTest):
     app.selectbox(key="pick_code").set_value(new).run()
     app.button(key="pick_ok").click().run()
     assert not app.exception
-    assert app.session_state["tab"].photo.fixes[tile] == new
+    assert app.session_state["tab"].editor.fixes[tile] == new
     assert new in app.text_input(key="concealed_txt").value
 
 

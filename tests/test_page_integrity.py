@@ -12,15 +12,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ledger import Ledger
 from scoring import score_case
 from tests.helpers import case
 from tests.image_files import encoded, picture
 from tests.test_vision_units import dets, row
 from vision.classes import CLASS_INDEX
 from vision.detections import Detections
-from vision.geometry import PhotoFrame
-from vision.pipeline import Photo, Seen
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -34,33 +31,10 @@ def nanjing_photo() -> Detections:
     return dets(b1 + b2 + b3 + b4, c1 + c2 + c3 + c4)
 
 
-@pytest.fixture
-def page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """A page factory on one ledger; photos are 'read' as the detections given to ``shows``."""
-    monkeypatch.setenv("MAHJONG_LEDGER", str(tmp_path / "ledger.sqlite3"))
-    seen: dict[str, Detections] = {}
-
-    def fake_see(photo: Photo, reader: object) -> Seen:  # stands in for vision.pipeline.see
-        det = seen["det"].copy()
-        return Seen(photo, det, PhotoFrame.of(photo.image.shape, photo.scale, det), {})
-
-    monkeypatch.setattr("webapp.reading.see", fake_see)
-
-    def make(det: Detections | None = None) -> AppTest:
-        if det is not None:
-            seen["det"] = det
-        at = AppTest.from_file(APP, default_timeout=120)
-        at.run()
-        assert not at.exception
-        return at
-
-    make.shows = lambda det: seen.__setitem__("det", det)  # type: ignore[attr-defined]
-    make.ledger = lambda: Ledger(tmp_path / "ledger.sqlite3")  # type: ignore[attr-defined]
-    return make
-
-
 def upload(at: AppTest, seed: int = 0) -> None:
-    at.file_uploader(key="upload").set_value((f"hand{seed}.png", encoded("PNG", picture(seed=seed)),
+    """A photo into the page's current uploader (each record gives a new, empty one)."""
+    key = "upload" + str(at.session_state["tab"].uploads or "") if "tab" in at.session_state else "upload"
+    at.file_uploader(key=key).set_value((f"hand{seed}.png", encoded("PNG", picture(seed=seed)),
                                               "image/png")).run()
     assert not at.exception
 
@@ -426,7 +400,7 @@ def test_tap_a_tile_then_an_alternative_and_the_score_changes(page) -> None:
     assert "Valid win" in before
     at.pills(key="tap_tile").set_value(13).run()
     at.pills(key="alt13").set_value("5p").run()
-    assert at.session_state["tab"].photo.fixes == {13: "5p"} and at.session_state["tab"].editor.hand.winning == "5p"
+    assert at.session_state["tab"].editor.fixes == {13: "5p"} and at.session_state["tab"].editor.hand.winning == "5p"
     assert not at.success and "Not a valid win" in at.error[0].value  # the score follows the tap
 
 

@@ -74,6 +74,7 @@ def test_share_then_a_second_phone_watches_joins_and_records_as_itself(where: st
     assert any("#2" in s.value for s in other.success)
     assert [h.by for h in open_ledger(where).hands()] == ["this device", "player #2: Ann"]
     assert list(other.dataframe[0].value["Who"]) == ["this device", "player #2: Ann"]  # the page shows who
+    assert other.button(key="undo_hand").disabled  # taking a record back is a delete: the owner's here
     assert not [b for b in other.button if b.key == "ledger_edit"]  # editing is the owner's by default
     assert any("only for the table's owner" in c.value or "for the table's owner" in c.value for c in other.caption)
 

@@ -67,33 +67,43 @@ def detect_photo(data: bytes, name: str) -> PhotoSeen:
 
 
 def take_photo(tb: Tab, data: bytes, name: str) -> None:
-    """A new photo: read it once, leave edit mode, start a new hand; an unreadable photo clears the hand."""
+    """A new photo from the uploader or the camera, taken once: read it, leave edit mode, start a new hand (one
+    undo step); an unreadable photo clears the hand and says why."""
     digest = hashlib.sha1(data).hexdigest()
-    if tb.photo is not None and tb.photo.digest == digest or tb.photo_error == digest:
-        return
+    if tb.taken == digest:
+        return  # the widget still holds the file already taken (undo may have put another hand on screen)
+    tb.taken = digest
     try:
         seen = detect_photo(data, name)
     except (PhotoError, ModelMissing) as e:
-        tb.photo, tb.reading, tb.derived_for = None, None, None
+        tb.reading, tb.derived_for = None, None
         tb.photo_error, tb.photo_error_msg = digest, getattr(e, "said", str(e))
         tb.new_entry(HandState())
         return
-    tb.photo, tb.photo_error, tb.photo_error_msg, tb.derived_for = seen, None, None, None
-    tb.new_entry(HandState())
+    tb.photo_error, tb.photo_error_msg, tb.derived_for = None, None, None
+    tb.new_entry(HandState(), photo=seen)
 
 
 def reinterpret(tb: Tab, rules: Ruleset, options: dict) -> None:
-    """Interpret the photo for the active ruleset and house rules when either changed (milliseconds)."""
+    """Interpret the photo for the active ruleset and house rules when either changed (milliseconds). A new
+    photo's hand fills its own undo step; a change of ruleset regroups the hand (one undo step); a photo brought
+    back by undo is interpreted again, keeping the hand it comes back with."""
     if tb.photo is None:
+        tb.reading, tb.derived_for = None, None
         return
     key = (tb.photo.digest, rules.name, json.dumps(options, sort_keys=True))
     if key == tb.derived_for:
         return
     seen = tb.photo
+    before = tb.derived_for
     tb.reading = interpret(seen.det, rules, True, 0, seen.name, timing=dict(seen.timing_ms),
                            photo_warnings=seen.warnings, frame=seen.frame)
     tb.derived_for = key
-    tb.editor.change(hand_from_reading(tb.reading, seen.fixes, rules))
+    hand = hand_from_reading(tb.reading, tb.editor.fixes, rules)
+    if before is None and tb.editor.hand.empty and not tb.editor.fixes:
+        tb.editor.replace(hand)  # the photo just taken
+    elif before is not None and before[0] == seen.digest:
+        tb.editor.change(hand)  # the same photo under other rules
 
 
 def codes_now(reading: Reading, fixes: dict[int, str]) -> list[str]:
@@ -125,11 +135,18 @@ def hand_from_reading(reading: Reading, fixes: dict[int, str], rules: Ruleset) -
 
 
 def fix_tile(tb: Tab, rules: Ruleset, tile: int, code: str) -> None:
-    """The user's choice for one tile of the photo; the hand is regrouped from it (and can be undone)."""
+    """The user's choice for one tile of the photo; the hand is regrouped from it (one undo step). A pung's or
+    kong's faces are one face: fixing one of its tiles fixes its other face-up tiles too."""
     if tb.photo is None or tb.reading is None:
         return
-    tb.photo.fixes[tile] = code
-    tb.editor.change(hand_from_reading(tb.reading, tb.photo.fixes, rules))
+    fixes = dict(tb.editor.fixes)
+    fixes[tile] = code
+    if code not in ("remove", "back"):
+        codes = codes_now(tb.reading, tb.editor.fixes)
+        for g in tb.reading.layout.groups:
+            if tile in g.tiles and g.kind == "meld" and (g.meld_type or "pung") != "chow":
+                fixes.update({i: code for i in g.tiles if codes[i] not in ("back", "remove")})
+    tb.editor.change(hand_from_reading(tb.reading, fixes, rules), fixes=fixes)
 
 
 def shown_groups(reading: Reading) -> list[list[int]]:

@@ -23,7 +23,7 @@ from vision.geometry import PhotoFrame
 from vision.pipeline import Reading
 
 from .i18n import t
-from .state import Editor, HandState
+from .state import Editor, HandState, LedgerChange
 
 DEFAULT_NAMES = ["East", "South", "West", "North"]
 SEAT_NAMES = {"en": DEFAULT_NAMES, "zh": ["東", "南", "西", "北"]}  # a player's name until the table gives one
@@ -78,7 +78,8 @@ class Table:
 
 @dataclass
 class PhotoSeen:
-    """What a photo showed, before any ruleset: the detections, the picture to draw on, and the user's fixes."""
+    """What a photo showed, before any ruleset: the detections and the picture to draw on (the user's fixes are
+    the tab's undo history's, ``Editor.fixes``)."""
 
     digest: str
     name: str
@@ -87,7 +88,6 @@ class PhotoSeen:
     frame: PhotoFrame  # the photo as sent and how it was read (boxes to the photo's pixels)
     warnings: list[str]
     timing_ms: dict[str, float]
-    fixes: dict[int, str] = field(default_factory=dict)  # tile index -> code the user chose ("remove" drops it)
     clean: np.ndarray | None = None  # the photo downsized like ``image``, without boxes: the tiles' own crops
 
     @property
@@ -110,14 +110,14 @@ class PhotoSeen:
 class Tab:
     """One tab's work in progress."""
 
-    editor: Editor = field(default_factory=Editor)
-    photo: PhotoSeen | None = None
+    editor: Editor = field(default_factory=Editor)  # the hand, fixes, photo and edited hand, with one undo history
     photo_error: str | None = None  # digest of the last file that could not be read
+    taken: str | None = None  # digest of the file last taken from the uploader or the camera (taken once)
+    uploads: int = 0  # the uploader's generation: a record gives a new, empty one
     photo_error_msg: str | None = None
     reading: Reading | None = None
     derived_for: tuple | None = None  # (digest, ruleset, options) the reading was interpreted for
     entry: str = field(default_factory=lambda: uuid.uuid4().hex)  # one per hand entered: idempotent recording
-    editing: int | None = None  # the recorded hand being edited
     field_errors: dict[str, str] = field(default_factory=dict)  # widget key -> why its text cannot be read
     pending_multi: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     confirm_delete: int | None = None
@@ -125,13 +125,25 @@ class Tab:
     flash: list[tuple[str, str]] = field(default_factory=list)  # (kind, message) shown once
     seen_changes: int = -1
 
-    def new_entry(self, hand: HandState | None = None) -> None:
-        """Start a new hand (a new photo, a record, a cancel): leave edit mode, keep undo of the old hand."""
+    @property
+    def photo(self) -> PhotoSeen | None:
+        """The photo of the hand on screen (part of the undo history)."""
+        return self.editor.step.photo
+
+    @property
+    def editing(self) -> int | None:
+        """The recorded hand being edited (part of the undo history)."""
+        return self.editor.step.editing
+
+    def new_entry(self, hand: HandState | None = None, photo: PhotoSeen | None = None, editing: int | None = None,
+                  ledger: LedgerChange | None = None) -> None:
+        """Start a new hand (a new photo, a record, a cancel, a hand to edit), one undo step from the old one;
+        ``ledger``: the write that ended the old one, which undo takes back."""
         self.entry = uuid.uuid4().hex
-        self.editing = None
         self.pending_multi = []
         self.field_errors = {}
-        self.editor.change(hand if hand is not None else HandState())
+        self.editor.change(hand if hand is not None else HandState(), fixes={}, photo=photo, editing=editing,
+                           ledger=ledger)
 
 
 def tab() -> Tab:

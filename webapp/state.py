@@ -59,32 +59,97 @@ class Situation:
     fish_tiles: list[str] = field(default_factory=list)
 
 
-@dataclass
-class Editor:
-    """A hand with its undo and redo stacks: every change, the reader's and the user's, can be undone."""
+@dataclass(frozen=True)
+class LedgerChange:
+    """A write of this tab that its undo takes back: a ``record`` (undo deletes the hand, redo restores it) or an
+    ``edit`` (undo writes back the version it replaced, redo the saved one again). Cases and results as the ledger
+    keeps them (lists: several winners on one discard are one event)."""
+
+    kind: str  # "record" or "edit"
+    hand_id: int
+    shown: dict[str, Any] | None = None  # the case on screen when it was written: undo puts its situation back
+    before: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+    after: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+
+
+@dataclass(eq=False)
+class Step:
+    """What undo returns to: the hand, the user's fixes of the photo's tiles, the photo itself (shared, never
+    copied: any object the page keeps for it) and the recorded hand being edited."""
 
     hand: HandState = field(default_factory=HandState)
-    undo_stack: list[HandState] = field(default_factory=list)
-    redo_stack: list[HandState] = field(default_factory=list)
+    fixes: dict[int, str] = field(default_factory=dict)  # photo tile index -> code chosen ("remove" drops it)
+    photo: Any = None
+    editing: int | None = None
 
-    def change(self, new: HandState) -> None:
-        """Make ``new`` the hand, keeping the current one for undo (a no-op change is not recorded)."""
-        if new == self.hand:
+    def copy(self) -> Step:
+        return Step(copy.deepcopy(self.hand), dict(self.fixes), self.photo, self.editing)
+
+    def same(self, other: Step) -> bool:
+        """The same step (the photo compared by identity: it holds images)."""
+        return (self.hand, self.fixes, self.editing) == (other.hand, other.fixes, other.editing) and \
+            self.photo is other.photo
+
+
+KEEP: Any = object()  # ``Editor.change``: leave this part of the step as it is
+
+
+@dataclass
+class Editor:
+    """The tab's entry with one undo history for everything: the reader's and the user's changes to the hand,
+    fixes of photo tiles, a new photo, and records and edits written to the ledger (each step remembers the
+    ledger change that led from it, so that undo takes the write back instead of bringing the hand back as new)."""
+
+    step: Step = field(default_factory=Step)
+    undo_stack: list[tuple[Step, LedgerChange | None]] = field(default_factory=list)
+    redo_stack: list[tuple[Step, LedgerChange | None]] = field(default_factory=list)
+
+    @property
+    def hand(self) -> HandState:
+        return self.step.hand
+
+    @property
+    def fixes(self) -> dict[int, str]:
+        return self.step.fixes
+
+    def change(self, new: HandState | None = None, *, fixes: dict[int, str] | None = None, photo: Any = KEEP,
+               editing: Any = KEEP, ledger: LedgerChange | None = None) -> None:
+        """Make a new step from the current one with the parts given, keeping the current one for undo (a change
+        that changes nothing is not recorded, unless it wrote to the ledger)."""
+        nxt = Step(copy.deepcopy(new) if new is not None else copy.deepcopy(self.step.hand),
+                   dict(fixes) if fixes is not None else dict(self.step.fixes),
+                   self.step.photo if photo is KEEP else photo,
+                   self.step.editing if editing is KEEP else editing)
+        if ledger is None and nxt.same(self.step):
             return
-        self.undo_stack.append(copy.deepcopy(self.hand))
+        self.undo_stack.append((self.step.copy(), ledger))
         self.redo_stack.clear()
-        self.hand = copy.deepcopy(new)
+        self.step = nxt
 
     def edit(self) -> HandState:
         """A copy of the hand to modify and pass to ``change``."""
-        return copy.deepcopy(self.hand)
+        return copy.deepcopy(self.step.hand)
+
+    def replace(self, new: HandState) -> None:
+        """Set the current step's hand with no undo step (a new photo's first reading fills its own step)."""
+        self.step.hand = copy.deepcopy(new)
+
+    def pending_undo(self) -> LedgerChange | None:
+        """The ledger write that undo must take back first (None: undo changes only this tab)."""
+        return self.undo_stack[-1][1] if self.undo_stack else None
+
+    def pending_redo(self) -> LedgerChange | None:
+        """The ledger write that redo must make again first."""
+        return self.redo_stack[-1][1] if self.redo_stack else None
 
     def undo(self) -> None:
         if self.undo_stack:
-            self.redo_stack.append(self.hand)
-            self.hand = self.undo_stack.pop()
+            prev, ledger = self.undo_stack.pop()
+            self.redo_stack.append((self.step, ledger))
+            self.step = prev
 
     def redo(self) -> None:
         if self.redo_stack:
-            self.undo_stack.append(self.hand)
-            self.hand = self.redo_stack.pop()
+            nxt, ledger = self.redo_stack.pop()
+            self.undo_stack.append((self.step, ledger))
+            self.step = nxt

@@ -16,6 +16,7 @@ from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import split_notation
 from vision.said import in_lang
 
+from .. import undo
 from ..editing import compact
 from ..i18n import said_of, tile_label
 from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_numbers, tile_order
@@ -91,13 +92,13 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     def tl(c: str) -> str:
         return tile_label(c, lang)
 
-    codes = codes_now(reading, seen.fixes)
+    codes = codes_now(reading, tb.editor.fixes)
     if not codes:
         st.warning(label("no_tiles"))
     for w in reading.warnings:
         st.warning(in_lang(w, lang))
     # the reader's calibrated doubts (vision.calibration: about 1 right tile in 20 flagged, most misreads caught)
-    unsure = [i for i in reading.doubts if i not in seen.fixes and i < len(codes)]
+    unsure = [i for i in reading.doubts if i not in tb.editor.fixes and i < len(codes)]
     with st.expander(f"{label('photo')} · {len(codes)} {label('tiles')} · "
                      f"{seen.timing_ms.get('page_read_ms', 0):.0f} {label('ms')}"):
         st.image(numbered_photo(seen, reading, set(unsure)))
@@ -156,8 +157,12 @@ def render(page: Page) -> None:
                 st.image(crops, caption=label("your_tiles"))
     photo_view(tb, rules)
     row = st.container(horizontal=True)  # one row on a phone too (columns stack there)
-    row.button("↶ " + label("undo"), key="undo_hand", on_click=tb.editor.undo, disabled=not tb.editor.undo_stack)
-    row.button("↷ " + label("redo"), key="redo_hand", on_click=tb.editor.redo, disabled=not tb.editor.redo_stack)
+    for back, key, text, stack in ((True, "undo_hand", "↶ " + label("undo"), tb.editor.undo_stack),
+                                   (False, "redo_hand", "↷ " + label("redo"), tb.editor.redo_stack)):
+        # a step that wrote to the ledger is taken back there: that needs the right to edit recorded hands
+        barred = undo.needs_edit_right(tb, back) and not page.may("edit")
+        row.button(text, key=key, on_click=undo.step, args=(tb, page.book, page.actor, back),
+                   disabled=not stack or barred, help=label("edit_owner_only") if barred else None)
     fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))
     c1, c2 = fields.columns([3, 1])
     _field(tb, "concealed_txt", compact(hand.concealed))

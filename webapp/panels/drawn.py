@@ -20,6 +20,7 @@ from .. import access, situation_form
 from ..editing import parse_penalty_lines, pay_lines
 from ..i18n import said_of
 from ..session import Tab, Table, label
+from ..state import LedgerChange
 from ..tile_art import SIDEWAYS_AT, kong_tiles, row_of
 from . import Page
 
@@ -92,6 +93,7 @@ def record(tb: Tab, ledger: LedgerBase, case: dict[str, Any], by: Actor | None =
     """Record the draw with its kong money, as ``by``; the dealer stays (the engine's next_dealer)."""
     try:
         hid = ledger.record_draw(case, key=f"draw-{tb.entry}", by=by)
+        done = LedgerChange("record", hid)
         tb.flash.append(("success", f"{label('draw_recorded')} #{hid}"))
     except LedgerError as e:
         tb.flash.append(("error", access.said(e)))
@@ -101,7 +103,7 @@ def record(tb: Tab, ledger: LedgerBase, case: dict[str, Any], by: Actor | None =
         return
     for k in [k for k in st.session_state if str(k).startswith("draw")]:
         del st.session_state[k]
-    tb.new_entry()
+    tb.new_entry(ledger=done)
     situation_form.reset()
 
 

@@ -26,9 +26,7 @@ def load_for_edit(tb: Tab, ledger: LedgerBase, hand_id: int) -> None:
         tb.flash.append(("error", label("cannot_edit").format(id=hand_id)))
         return
     hand, sit, dealer = state_from_case(rec.case)
-    tb.new_entry(hand)
-    tb.photo, tb.reading, tb.derived_for = None, None, None
-    tb.editing = rec.id
+    tb.new_entry(hand, editing=rec.id)
     st.session_state["table_override"] = {"ruleset": rec.ruleset, "options": rec.case.get("options", {}),
                                           "dealer": dealer}
     situation_form.reset()

@@ -77,10 +77,12 @@ def render(page: Page) -> None:
     to_names = {w: label(f"to_{w}") for w in ("concealed", "winning", "flowers", "meld")}
     # the upload first: on a phone its picker offers the camera too, and the live camera box fills a screen
     tab_up, tab_cam, tab_manual = st.tabs([label("upload"), label("camera"), label("manual")])
+    # a file uploader cannot be emptied: each record gives a new one ("upload", then "upload1", ...)
+    gen = str(tb.uploads or "")
     with tab_cam:
-        cam = st.camera_input(label("take_photo"), key="camera", help=label("lay_out"))
+        cam = st.camera_input(label("take_photo"), key="camera" + gen, help=label("lay_out"))
     with tab_up:
-        up = st.file_uploader(label("choose_photo"), key="upload", help=label("lay_out"))
+        up = st.file_uploader(label("choose_photo"), key="upload" + gen, help=label("lay_out"))
     photo = up if up is not None else cam
     if photo is not None:
         with st.spinner(label("reading")):

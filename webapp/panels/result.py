@@ -19,7 +19,7 @@ from ..card import result_card
 from ..case import build_case
 from ..score_view import show_result
 from ..session import Tab, Table, label
-from ..state import HandState, Situation
+from ..state import HandState, LedgerChange, Situation
 from . import Page
 
 
@@ -38,11 +38,18 @@ def current(tb: Tab, tbl: Table, sit: Situation, problem: str | None) -> tuple[d
 
 def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str, by: Actor | None = None) -> None:
     """Record the shown hand, or save the edit, as ``by``; then start a new entry. ``entry`` is the hand's key as
-    the button was drawn, so a second press queued before the page reruns stores nothing new."""
+    the button was drawn, so a second press queued before the page reruns stores nothing new. The write is one
+    step of the tab's undo history: undo takes it back in the ledger."""
+    if entry != tb.entry:
+        return  # a second press of a button drawn for a hand already recorded
     try:
         if tb.editing is not None:
-            ledger.update(tb.editing, case, result, by=by)
-            tb.flash.append(("success", f"{label('saved')} #{tb.editing}"))
+            hid = tb.editing
+            rec = ledger.get(hid)
+            ledger.update(hid, case, result, by=by)  # says so if another tab deleted the hand meanwhile
+            assert rec is not None
+            done = LedgerChange("edit", hid, case, (rec.cases, rec.results), ([case], [result]))
+            tb.flash.append(("success", f"{label('saved')} #{hid}"))
         elif tb.pending_multi:
             cases = [c for c, _ in tb.pending_multi] + [case]
             ctxs = [c["context"] for c in cases]
@@ -51,9 +58,11 @@ def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str, by
                 raise ValueError(label("multi_mismatch"))
             hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=entry,
                                       by=by)
+            done = LedgerChange("record", hid, case)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
         else:
             hid = ledger.record(case, result, key=entry, by=by)
+            done = LedgerChange("record", hid, case)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
     except LedgerError as e:
         tb.flash.append(("error", access.said(e)))  # the hand stays on screen: nothing entered is lost
@@ -61,7 +70,9 @@ def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str, by
     except ValueError as e:
         tb.flash.append(("error", str(e)))
         return
-    tb.new_entry(HandState())
+    tb.new_entry(HandState(), ledger=done)  # the hand, its photo and the uploader are cleared
+    tb.uploads += 1
+    tb.reading, tb.derived_for = None, None
     situation_form.reset({"winner": case["context"]["winner"]})
     for k in ("concealed_txt", "winning_txt", "flowers_txt"):
         st.session_state.pop(k, None)
