@@ -424,3 +424,28 @@ def test_sharing_a_table_at_phone_size_and_joining_from_its_qr_code(server: str,
         other.execute_script("window.scrollTo(0, 0);")
         time.sleep(1)
         other.save_screenshot(str(SHOTS / "phone_joined.png"))
+
+
+def test_the_table_bar_stays_open_while_setting_up_and_players_see_no_developer_toolbar(server: str,
+                                                                                        tmp_path: Path):
+    """At 390x844: renaming two players in the open table bar leaves it open (its summary changes with each name);
+    the page shows no "Deploy" button or developer menu."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with shooting(tmp_path, "390,844", "failure_table_bar.png") as driver:
+        driver.get(server)
+        wait = WebDriverWait(driver, 90)
+        wait.until(ec.element_to_be_clickable((By.XPATH, "//summary[contains(., 'Dealer')]"))).click()
+        for seat, name in ((1, "Bo"), (2, "Cy")):
+            field = wait.until(ec.element_to_be_clickable((By.XPATH, f"//input[@aria-label='Seat {seat}']")))
+            field.send_keys(Keys.CONTROL, "a")
+            field.send_keys(name, Keys.ENTER)
+            wait.until(ec.presence_of_element_located((By.XPATH, f"//summary[contains(., '{name}')]")))
+        time.sleep(1)
+        assert driver.find_element(By.XPATH, "//input[@aria-label='Seat 3']").is_displayed()  # still open
+        driver.save_screenshot(str(SHOTS / "phone_table_bar_open.png"))
+        assert "Deploy" not in driver.find_element(By.TAG_NAME, "body").text
+        assert not driver.find_elements(By.XPATH, "//*[@data-testid='stMainMenu']")

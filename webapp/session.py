@@ -163,42 +163,67 @@ def open_ledger() -> tuple[LedgerBase | None, str | None]:
         return None, str(e)
 
 
-def from_url(tbl: Table, params: dict[str, str]) -> Table | None:
+URL_KEYS = ("ruleset", "players", "dealer", "lang")
+
+
+def from_url(tbl: Table, params: dict[str, str]) -> tuple[Table | None, list[str]]:
     """The set-up a table URL gives (``?ruleset=nanjing&players=Ann,Bo,Chen,Dai&dealer=1&lang=zh``), or None
-    when it gives nothing new; values that cannot be used are ignored."""
+    when it gives nothing new; and the URL's keys whose values cannot be used (said to the user, not dropped
+    without a word)."""
     new = Table(**{**tbl.__dict__, "names": list(tbl.names), "options": dict(tbl.options)})
-    if params.get("ruleset") in RULESETS:
-        new.ruleset = params["ruleset"]
-    players = [p.strip()[:40] for p in str(params.get("players", "")).split(",")]
-    if len(players) == 4 and all(players):
-        new.names = players
-    if str(params.get("dealer", "")) in ("0", "1", "2", "3"):
-        new.dealer = int(params["dealer"])
-    if params.get("lang") in ("en", "zh"):
-        new.lang = params["lang"]
+    bad = []
+    if "ruleset" in params:
+        if params["ruleset"] in RULESETS:
+            new.ruleset = params["ruleset"]
+        else:
+            bad.append("ruleset")
+    if "players" in params:
+        players = [p.strip()[:40] for p in str(params["players"]).split(",")]
+        if len(players) == 4 and all(players):
+            new.names = players
+        else:
+            bad.append("players")
+    if "dealer" in params:
+        if str(params["dealer"]) in ("0", "1", "2", "3"):
+            new.dealer = int(params["dealer"])
+        else:
+            bad.append("dealer")
+    if "lang" in params:
+        if params["lang"] in ("en", "zh"):
+            new.lang = params["lang"]
+        else:
+            bad.append("lang")
     new.seat_names_in_lang()
-    return None if new == tbl else new
+    return (None if new == tbl else new), bad
 
 
 def load_table(ledger: LedgerBase | None, by: Actor | None = None, may_save: bool = True) -> Table:
-    """The table from the ledger (every tab sees the same), else this tab's own copy; a table URL's set-up is
-    applied once, when the tab opens it (and only where ``by`` may change the set-up: a shared table's watcher
-    sees the table as it is), and stays in the URL so the page can be bookmarked or shared."""
+    """The table from the ledger (every tab sees the same), else this tab's own copy. A table URL's set-up is
+    read once, when the tab opens it: a new table takes it; a table already set up or playing is changed only
+    when this phone says so (``url_offer``, asked by the table bar), and never by a watcher of a shared table;
+    values that cannot be used are named (``url_bad``). The URL then shows the table's set-up, to bookmark."""
     tbl = st.session_state.get("table_copy") or Table()
+    saved: dict[str, Any] = {}
     if ledger is not None:
         try:
-            tbl = Table.from_settings(ledger.settings())
+            saved = ledger.settings()
+            tbl = Table.from_settings(saved)
         except LedgerError:
             pass
     if "url_applied" not in st.session_state:
         st.session_state["url_applied"] = True
-        params = {k: v for k in ("ruleset", "players", "dealer", "lang") if (v := st.query_params.get(k)) is not None}
-        if ledger is not None and _has_hands(ledger):
+        params = {k: str(v) for k in URL_KEYS if (v := st.query_params.get(k)) is not None}
+        playing = ledger is not None and _has_hands(ledger)
+        if playing:
             params.pop("dealer", None)  # a table already playing keeps its dealer; a new one starts from the URL
-        new = from_url(tbl, params) if may_save else None
-        if new is not None:
-            save_table(ledger, new, by)
-            tbl = new
+        new, bad = from_url(tbl, params)
+        st.session_state["url_bad"] = [(k, params[k]) for k in bad]
+        if new is not None and may_save:
+            if ledger is None or not (saved or playing):
+                save_table(ledger, new, by)
+                tbl = new
+            else:
+                st.session_state["url_offer"] = new.settings()
     st.session_state["table_copy"] = tbl
     url = {"ruleset": tbl.ruleset, "players": ",".join(tbl.names), "dealer": str(tbl.dealer), "lang": tbl.lang}
     if any(st.query_params.get(k) != v for k, v in url.items()):

@@ -69,6 +69,28 @@ def _options(page: Page, tbl: Table, locked: bool) -> None:
             st.error(st.session_state[f"{key}_error"])
 
 
+def _from_link(page: Page) -> None:
+    """What the page's link asked of the table: values it could not use, and a set-up that differs from the
+    table's, applied only when this phone says so (it changes the table for every phone)."""
+    for key, value in st.session_state.pop("url_bad", []):  # said once, when the link is opened
+        st.warning(label("url_bad").format(key=key, value=value[:40], want=label(f"url_want_{key}")))
+    offer = st.session_state.get("url_offer")
+    if not offer:
+        return
+    new = Table.from_settings(offer)
+    st.info(label("url_offer").format(rules=new.rules.title.get(page.table.lang),
+                                      dealer=new.names[new.dealer], names=", ".join(new.names)))
+    c1, c2 = st.columns(2)
+    c1.button(label("url_apply"), key="url_apply", type="primary", on_click=_answer, args=(page, new))
+    c2.button(label("url_keep"), key="url_keep", on_click=_answer, args=(page, None))
+
+
+def _answer(page: Page, new: Table | None) -> None:
+    st.session_state.pop("url_offer", None)
+    if new is not None:
+        save_table(page.book, new, page.actor)
+
+
 def render(page: Page) -> None:
     """The compact table bar; it opens to edit."""
     ledger, tbl = page.book, page.table
@@ -76,7 +98,9 @@ def render(page: Page) -> None:
     rules = tbl.rules
     summary = f"{rules.title.get(tbl.lang)} · {label('dealer')}: {tbl.names[tbl.dealer]} · " + \
         " · ".join(tbl.names)
-    with st.expander(summary, expanded=False):
+    _from_link(page)
+    # keyed, so that it stays open while its own summary changes with each choice made in it
+    with st.expander(summary, expanded=False, key="table_bar"):
         st.session_state["lang"] = tbl.lang
         st.radio(label("language"), ["en", "zh"], key="lang", horizontal=True, disabled=locked,
                  format_func=lambda x: "English" if x == "en" else "中文",
