@@ -7,6 +7,7 @@ import os
 from .access import Actor, Policy
 from .base import DEFAULT_TABLE, LedgerBase, Record, settle_up
 from .errors import AccessDenied, LedgerError
+from .evidence import Evidence
 from .store import Ledger, default_path
 
 
@@ -21,5 +22,5 @@ def open_ledger(location: str | None = None, table: str = DEFAULT_TABLE) -> Ledg
     return Ledger(loc, table=table)
 
 
-__all__ = ["AccessDenied", "Actor", "DEFAULT_TABLE", "Ledger", "LedgerBase", "LedgerError", "Policy", "Record",
-           "default_path", "open_ledger", "settle_up"]
+__all__ = ["AccessDenied", "Actor", "DEFAULT_TABLE", "Evidence", "Ledger", "LedgerBase", "LedgerError", "Policy",
+           "Record", "default_path", "open_ledger", "settle_up"]

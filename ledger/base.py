@@ -23,6 +23,7 @@ from scoring.limits import MAX_AMOUNT
 
 from .access import Actor
 from .errors import LedgerError
+from .evidence import Evidence, Evidencing
 from .sharing import Sharing, now
 
 DEFAULT_TABLE = "main"
@@ -110,7 +111,7 @@ HAND_COLUMNS = ("id, created, ruleset, kind, case_json, result_json, net0, net1,
                 "dealer_before, by_actor")
 
 
-class LedgerBase(Sharing):
+class LedgerBase(Sharing, Evidencing):
     """A ledger's operations on one table; subclasses give ``_tx`` (a transaction), ``_lock`` and ``where``.
 
     Every write takes ``by``, who makes it (``ledger.access.Actor``; None: the page on the machine that holds
@@ -139,11 +140,14 @@ class LedgerBase(Sharing):
         return {k: json.loads(v) for k, v in rows}
 
     def save_settings(self, values: dict[str, Any], by: Actor | None = None) -> None:
-        """Save (part of) the table's set-up: ruleset, house rules, names, dealer, language."""
+        """Save (part of) the table's set-up: ruleset, house rules, names, dealer, language, ``keep_photos``
+        (False: new hands keep no photo, and the photos kept so far are erased)."""
         with self._tx(write=True) as db:
             who = self._authorise(db, "settings", by)
             for k, v in values.items():
                 self._set(db, k, v)
+            if values.get("keep_photos") is False:
+                self._erase_photos(db)
             self._audit(db, who, "settings", None, ", ".join(sorted(values)))
             self._changed(db)
 
@@ -162,10 +166,10 @@ class LedgerBase(Sharing):
 
     # ------------------------------------------------------------ hands
     def record(self, case: dict[str, Any], result: dict[str, Any], key: str | None = None,
-               by: Actor | None = None) -> int:
+               by: Actor | None = None, evidence: Evidence | None = None) -> int:
         """Add a scored valid win and pass the deal on; a second call with the same ``key`` stores nothing and
         returns the first hand's id."""
-        return self.record_event("win", [case], [result], key, by=by)
+        return self.record_event("win", [case], [result], key, by=by, evidence=evidence)
 
     def record_draw(self, case: dict[str, Any], key: str | None = None, by: Actor | None = None) -> int:
         """Score a drawn-hand case (``kind: "draw"``, RULES.md D-C13) and record it with its kong money and
@@ -176,9 +180,12 @@ class LedgerBase(Sharing):
         return self.record_event("draw", [{**case, "kind": "draw"}], [result], key, by=by)
 
     def record_event(self, kind: str, cases: list[dict[str, Any]], results: list[dict[str, Any]],
-                     key: str | None = None, by: Actor | None = None) -> int:
-        """Add a win, several wins on one discard (``multi``) or a drawn hand (``draw``, its case and result);
-        the next dealer is the engine's (``next_dealer`` of the results), never worked out here."""
+                     key: str | None = None, by: Actor | None = None, evidence: Evidence | None = None) -> int:
+        """Add a win, several wins on one discard (``multi``) or a drawn hand (``draw``, its case and result),
+        with its ``evidence``; the next dealer is the engine's (``next_dealer`` of the results), never worked out
+        here."""
+        if evidence is not None:
+            evidence.checked()  # refused before anything is written
         if kind not in ("win", "multi", "draw"):
             raise ValueError(f"unknown kind of hand {kind!r}")
         if not cases:
@@ -204,6 +211,7 @@ class LedgerBase(Sharing):
                                                        json.dumps(results, ensure_ascii=False), *net, kind, key,
                                                        dealer, who)).fetchone()
             self._set(db, "dealer", nxt)
+            self._keep_evidence(db, int(row[0]), 1, evidence, cases, now())
             self._audit(db, who, "record", int(row[0]), kind)
             self._changed(db)
             return int(row[0])
@@ -217,12 +225,13 @@ class LedgerBase(Sharing):
                       (self.table,)).fetchone()
         return int(json.loads(row[0])) if row else 0
 
-    def update(self, hand_id: int, case: dict[str, Any], result: dict[str, Any], by: Actor | None = None) -> None:
-        """Replace a hand's case and result, keeping the earlier version in its history."""
-        self.update_event(hand_id, [case], [result], by=by)
+    def update(self, hand_id: int, case: dict[str, Any], result: dict[str, Any], by: Actor | None = None,
+               evidence: Evidence | None = None) -> None:
+        """Replace a hand's case and result, keeping the earlier version (and its evidence) in its history."""
+        self.update_event(hand_id, [case], [result], by=by, evidence=evidence)
 
     def update_event(self, hand_id: int, cases: list[dict[str, Any]], results: list[dict[str, Any]],
-                     by: Actor | None = None) -> None:
+                     by: Actor | None = None, evidence: Evidence | None = None) -> None:
         net = net_of(cases, results)
         with self._tx(write=True) as db:
             who = self._authorise(db, "edit", by)
@@ -237,6 +246,7 @@ class LedgerBase(Sharing):
                     "version=?, by_actor=? WHERE id=?", (cases[0]["ruleset"], json.dumps(cases, ensure_ascii=False),
                                                          json.dumps(results, ensure_ascii=False), *net, version + 1,
                                                          who, hand_id))
+            self._keep_evidence(db, hand_id, version + 1, evidence, cases, now())
             self._audit(db, who, "edit", hand_id, f"version {version + 1}")
             self._changed(db)
 
@@ -303,7 +313,12 @@ class LedgerBase(Sharing):
 
     # ------------------------------------------------------------ export
     def export_json(self) -> str:
-        return json.dumps([r.to_json() for r in self.hands()], ensure_ascii=False, indent=1)
+        """Every hand with its evidence, each version's (the photos as base64)."""
+        out = []
+        for r in self.hands():
+            out.append({**r.to_json(), "evidence": [{"version": e["version"], "created": e["created"],
+                                                     **e["evidence"].to_json()} for e in self.evidence(r.id)]})
+        return json.dumps(out, ensure_ascii=False, indent=1)
 
     def export_csv(self, names: list[str] | None = None) -> str:
         names = names or [f"seat {i}" for i in range(4)]

@@ -20,7 +20,7 @@ from typing import Any
 from .base import DEFAULT_TABLE, LedgerBase
 from .errors import LedgerError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MIGRATIONS: dict[int, str] = {
     1: """
 CREATE TABLE IF NOT EXISTS hands (
@@ -61,6 +61,13 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE INDEX IF NOT EXISTS audit_table ON audit (table_id, id);
 ALTER TABLE hands DROP CONSTRAINT IF EXISTS hands_record_key_key;
 CREATE UNIQUE INDEX IF NOT EXISTS hands_table_key ON hands (table_id, record_key)
+""",
+    3: """
+CREATE TABLE IF NOT EXISTS evidence (
+    hand_id BIGINT NOT NULL, version INTEGER NOT NULL, photo BYTEA, reading TEXT,
+    corrections TEXT NOT NULL DEFAULT '[]', scored_by TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL,
+    PRIMARY KEY (hand_id, version)
+)
 """,
 }
 SCHEMA_LOCK = 7_200_415  # advisory lock id for creating the schema

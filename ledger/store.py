@@ -17,7 +17,7 @@ from pathlib import Path
 from .base import DEFAULT_TABLE, LedgerBase, Record, settle_up
 from .errors import LedgerError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 __all__ = ["Ledger", "LedgerError", "Record", "default_path", "settle_up"]
 
@@ -88,6 +88,13 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE INDEX IF NOT EXISTS audit_table ON audit (table_id, id);
 DROP INDEX IF EXISTS hands_record_key;
 CREATE UNIQUE INDEX IF NOT EXISTS hands_table_key ON hands (table_id, record_key) WHERE record_key IS NOT NULL;
+""",
+    5: """
+CREATE TABLE IF NOT EXISTS evidence (
+    hand_id INTEGER NOT NULL, version INTEGER NOT NULL, photo BLOB, reading TEXT,
+    corrections TEXT NOT NULL DEFAULT '[]', scored_by TEXT NOT NULL DEFAULT '{}', created TEXT NOT NULL,
+    PRIMARY KEY (hand_id, version)
+);
 """,
 }
 

@@ -130,8 +130,12 @@ def test_a_version_3_sqlite_ledger_migrates_with_no_hand_lost(tmp_path: Path) ->
     led = open_ledger(str(path))
     assert [(h.case, h.by) for h in led.hands()] == [(c, "")] and open_ledger(str(path), "other").totals() == [
         0, 3, -3, 0]
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    old = led.hands()[0].id
+    assert led.evidence(old) == []  # a hand from before evidence was kept has none, and says so by its absence
+    new = led.record(c, r)
     led.share()  # the new tables are there
+    assert [e["evidence"].scored_by["ruleset"] for e in led.evidence(new)] == ["nanning"]
 
 
 def test_a_version_1_postgresql_ledger_migrates_with_no_hand_lost(postgres_server: str) -> None:
@@ -150,6 +154,7 @@ def test_a_version_1_postgresql_ledger_migrates_with_no_hand_lost(postgres_serve
     led = open_ledger(url)
     assert [(h.case, h.by) for h in led.hands()] == [(c, "")]
     with psycopg.connect(url) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == SCHEMA_VERSION == 2
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == SCHEMA_VERSION == 3
+    assert led.evidence(led.hands()[0].id) == [] and led.evidence(led.record(c, r))[0]["version"] == 1
     token, _ = led.share()
     assert led.actor(token) == Actor("owner", "main", "owner", led.actor(token).token_id)

@@ -128,3 +128,63 @@ def test_settle_up_squares_any_totals() -> None:
 
 def test_both_stores_are_one_interface(location: str) -> None:
     assert isinstance(open_ledger(location), LedgerBase)
+
+
+def jpeg(side: int = 64, seed: int = 0) -> bytes:
+    import cv2
+    import numpy as np
+
+    img = np.random.default_rng(seed).integers(0, 255, (side, side, 3), dtype=np.uint8)
+    return cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+
+
+def test_evidence_is_kept_per_version_through_edits_deletes_and_restores(location: str) -> None:
+    from ledger import Evidence
+
+    led = open_ledger(location)
+    reading = {"tiles": [{"code": "4p", "box": [1, 2, 3, 4], "alternatives": [{"code": "5p", "p": 0.1}]}]}
+    fix = {"what": "tile", "tile": 1, "from": "5p", "to": "4p", "at": "2026-12-04 10:00:00"}
+    hid = led.record(*scored(1), evidence=Evidence(jpeg(), reading, [fix]))
+    (first,) = led.evidence(hid)
+    assert first["version"] == 1 and first["evidence"].photo == jpeg() and first["evidence"].reading == reading
+    assert first["evidence"].corrections == [fix]
+    assert first["evidence"].scored_by["ruleset"] == "nanning" and first["evidence"].scored_by["engine"]
+    edit = {"what": "situation", "from": "winner East", "to": "winner South", "at": "2026-12-04 10:05:00"}
+    led.update(hid, *scored(2), evidence=Evidence(None, None, [edit]))
+    v1, v2 = led.evidence(hid)
+    assert v1["evidence"].photo == jpeg() and v1["evidence"].corrections == [fix]  # version 1 keeps its own
+    assert v2["version"] == 2 and v2["evidence"].photo is None and v2["evidence"].corrections == [edit]
+    led.delete(hid)
+    assert len(led.evidence(hid)) == 2  # a deleted hand keeps its evidence, for the dispute about deleting it
+    led.restore(hid)
+    assert [e["version"] for e in led.evidence(hid)] == [1, 2]
+    exported = [h for h in __import__("json").loads(led.export_json()) if h["id"] == hid][0]
+    assert [e["version"] for e in exported["evidence"]] == [1, 2] and exported["evidence"][0]["photo_jpeg_base64"]
+    other = open_ledger(location, table="elsewhere")
+    assert other.evidence(hid) == []  # another table's hand shows nothing
+
+
+def test_a_table_that_keeps_no_photos_keeps_none_and_erases_those_it_had(location: str) -> None:
+    from ledger import Evidence
+
+    led = open_ledger(location)
+    before = led.record(*scored(1), evidence=Evidence(jpeg(), {"tiles": []}, []))
+    led.save_settings({"keep_photos": False})
+    assert led.evidence(before)[0]["evidence"].photo is None and led.evidence(before)[0]["evidence"].reading
+    after = led.record(*scored(2), evidence=Evidence(jpeg(seed=1), {"tiles": []}, []))
+    assert led.evidence(after)[0]["evidence"].photo is None
+    led.save_settings({"keep_photos": True})
+    again = led.record(*scored(3), evidence=Evidence(jpeg(seed=2), None, []))
+    assert led.evidence(again)[0]["evidence"].photo == jpeg(seed=2)
+
+
+def test_evidence_that_cannot_be_kept_is_refused_and_nothing_is_written(location: str) -> None:
+    from ledger import Evidence
+
+    led = open_ledger(location)
+    for bad, why in ((Evidence(b"GIF89a...", None, []), "must be a JPEG"),
+                     (Evidence(b"\xff\xd8\xff" + b"0" * 120_000, None, []), "at most 100 KB"),
+                     (Evidence(None, None, ["not an object"]), "corrections")):  # type: ignore[list-item]
+        with pytest.raises(LedgerError, match=why):
+            led.record(*scored(1), evidence=bad)
+    assert led.hands() == [] and led.dealer() == 0
