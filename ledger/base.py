@@ -142,6 +142,8 @@ class LedgerBase(Sharing, Evidencing):
     def save_settings(self, values: dict[str, Any], by: Actor | None = None) -> None:
         """Save (part of) the table's set-up: ruleset, house rules, names, dealer, language, ``keep_photos``
         (False: new hands keep no photo, and the photos kept so far are erased)."""
+        if "keep_photos" in values and not isinstance(values["keep_photos"], bool):
+            raise LedgerError("keep_photos: true or false")
         with self._tx(write=True) as db:
             who = self._authorise(db, "settings", by)
             for k, v in values.items():

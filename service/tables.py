@@ -17,7 +17,7 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
-from ledger import AccessDenied, Actor, LedgerBase, LedgerError, open_ledger
+from ledger import AccessDenied, Actor, Evidence, LedgerBase, LedgerError, open_ledger
 from ledger.access import Action
 from scoring import DEFAULT, score_case
 
@@ -126,7 +126,12 @@ def table_state(here: At = Depends(at)) -> dict[str, Any]:  # noqa: B008
 
 
 @router.put("/{table}/settings", summary="Save (part of) a table's set-up")
-def save_settings(settings: dict[str, Any] = Body(...), here: At = Depends(at)) -> dict[str, Any]:  # noqa: B008
+def save_settings(settings: dict[str, Any] = Body(...), here: At = Depends(at)) -> Any:  # noqa: B008
+    """Body: the keys to set (``ruleset``, ``options``, ``names``, ``dealer``, ``lang``, ``keep_photos``: false
+    keeps no photo with new hands and erases those kept)."""
+    if "keep_photos" in settings and not isinstance(settings["keep_photos"], bool):
+        return JSONResponse({"valid": False, "error": "invalid_input", "message": "keep_photos: true or false"},
+                            status_code=422)
     _ledger_call(here.led.save_settings, settings, by=here.by, missing=503)
     return {"table": here.table, "settings": here.led.settings()}
 
@@ -165,9 +170,21 @@ def list_hands(include_deleted: bool = False, here: At = Depends(at)) -> list[di
     return [r.to_json() for r in here.may("read").led.hands(include_deleted)]
 
 
-def _score_and_record(here: At, kind: str, case: Any, key: Any) -> JSONResponse:
-    """Score a case with the engine and record it under the retry ``key``: 422 for a case the engine refuses or
-    a bad key, 409 where the ledger refuses, else 201 with the id, the result and the dealer the engine named."""
+def _evidence(body: dict[str, Any]) -> Evidence | JSONResponse | None:
+    """The body's ``evidence`` (``{"photo_jpeg_base64"?, "reading"?, "corrections"?}``), or the 422 saying why it
+    cannot be kept."""
+    if body.get("evidence") is None:
+        return None
+    try:
+        return Evidence.from_json(body["evidence"])
+    except LedgerError as e:
+        return JSONResponse({"valid": False, "error": "invalid_input", "message": str(e)}, status_code=422)
+
+
+def _score_and_record(here: At, kind: str, case: Any, key: Any, evidence: Any = None) -> JSONResponse:
+    """Score a case with the engine and record it under the retry ``key``, with its evidence: 422 for a case the
+    engine refuses, a bad key or evidence that cannot be kept, 409 where the ledger refuses, else 201 with the id,
+    the result and the dealer the engine named."""
     by = here.may("record").by
     result = score_case(case)
     if not result.get("valid"):
@@ -175,8 +192,10 @@ def _score_and_record(here: At, kind: str, case: Any, key: Any) -> JSONResponse:
     if key is not None and (not isinstance(key, str) or len(key) > 200):
         return JSONResponse({"valid": False, "error": "invalid_input", "message": "key: a string of at most 200 "
                              "characters"}, status_code=422)
+    if isinstance(evidence, JSONResponse):
+        return evidence
     try:
-        hid = here.led.record_event(kind, [case], [result], key=key, by=by)
+        hid = here.led.record_event(kind, [case], [result], key=key, by=by, evidence=evidence)
     except AccessDenied as e:
         refuse(e)
     except (LedgerError, ValueError) as e:
@@ -186,7 +205,10 @@ def _score_and_record(here: At, kind: str, case: Any, key: Any) -> JSONResponse:
 
 @router.post("/{table}/hands", status_code=201, summary="Score and record a hand (idempotent per key)")
 def record_hand(body: dict[str, Any] = Body(...), here: At = Depends(at)) -> JSONResponse:  # noqa: B008
-    return _score_and_record(here, "win", body.get("case"), body.get("key"))
+    """Body: ``{"case", "key"?, "evidence"?}``; ``evidence`` is kept with the hand for disputes: a JPEG of at
+    most 100 KB as ``photo_jpeg_base64`` (unless the table keeps no photos), the ``reading`` of
+    ``/v1/read``, and the ``corrections`` made to it (``{"what", "from", "to", "at", ...}`` each)."""
+    return _score_and_record(here, "win", body.get("case"), body.get("key"), _evidence(body))
 
 
 @router.post("/{table}/draws", status_code=201, summary="Score and record a drawn hand (荒莊) with its kongs")
@@ -220,12 +242,32 @@ def get_hand(hand_id: int, here: At = Depends(at)) -> dict[str, Any]:  # noqa: B
 @router.put("/{table}/hands/{hand_id}", summary="Edit a hand (the earlier version is kept)")
 def edit_hand(hand_id: int, body: dict[str, Any] = Body(...),  # noqa: B008
               here: At = Depends(at)) -> JSONResponse:  # noqa: B008
+    """Body: ``{"case", "evidence"?}``: the new version keeps its own evidence, the earlier ones theirs."""
     by = here.may("edit").by
     result = score_case(body.get("case"))
     if not result.get("valid"):
         return JSONResponse(result, status_code=422)
-    _ledger_call(here.led.update, hand_id, body["case"], result, by=by)
+    evidence = _evidence(body)
+    if isinstance(evidence, JSONResponse):
+        return evidence
+    _ledger_call(here.led.update, hand_id, body["case"], result, by=by, evidence=evidence)
     return JSONResponse(_hand_or_404(here.led, hand_id))
+
+
+@router.get("/{table}/hands/{hand_id}/evidence", summary="What a hand was recorded with, version by version")
+def hand_evidence(hand_id: int, here: At = Depends(at)) -> dict[str, Any]:  # noqa: B008
+    """The photo (base64 JPEG, or null), the reading, the corrections and what scored it, per version; with
+    each version's case and result, so that a dispute sees the score as it was."""
+    led = here.may("read").led
+    rec = led.get(hand_id)
+    if rec is None:
+        raise HTTPException(404, f"hand #{hand_id} does not exist")
+    scored = {h["version"]: h for h in led.history(hand_id)}
+    scored[rec.version] = {"cases": rec.cases, "results": rec.results, "by": rec.by}
+    return {"id": hand_id, "deleted": rec.deleted, "versions": [
+        {"version": e["version"], "created": e["created"], "by": scored.get(e["version"], {}).get("by"),
+         "cases": scored.get(e["version"], {}).get("cases"), "results": scored.get(e["version"], {}).get("results"),
+         **e["evidence"].to_json()} for e in led.evidence(hand_id)]}
 
 
 @router.delete("/{table}/hands/{hand_id}", summary="Delete a hand (soft: it can be restored)")
