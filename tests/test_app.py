@@ -190,6 +190,16 @@ def test_a_12_megapixel_phone_photo_is_read_and_drawn_in_its_own_pixels(app: App
     drawn = annotate(blank, reading["tiles"][:1], max_side=2016, box_scale=2.0)
     ys, xs = np.nonzero(drawn.any(2))
     assert abs(xs.min() - box[0] / 2) <= 3 and abs(ys.max() - box[3] / 2) <= 3
+    # the evidence kept with it: at most 100 KB, its boxes on the tiles of its own small picture
+    import cv2
+
+    from webapp.evidence import of_tab
+
+    ev = of_tab(app.session_state["tab"])
+    assert ev.photo is not None and len(ev.photo) <= 100_000
+    small = cv2.imdecode(np.frombuffer(ev.photo, np.uint8), cv2.IMREAD_COLOR)
+    k = small.shape[1] / 4032
+    assert np.allclose(ev.reading["boxes_in_photo"][0], np.array(box) * k, atol=1.0)
 
 
 @pytest.mark.skipif(not HAS_MODEL, reason="models/detector.onnx and models/classifier.onnx not built")

@@ -141,12 +141,14 @@ def fix_tile(tb: Tab, rules: Ruleset, tile: int, code: str) -> None:
         return
     fixes = dict(tb.editor.fixes)
     fixes[tile] = code
+    codes = codes_now(tb.reading, tb.editor.fixes)
     if code not in ("remove", "back"):
-        codes = codes_now(tb.reading, tb.editor.fixes)
         for g in tb.reading.layout.groups:
             if tile in g.tiles and g.kind == "meld" and (g.meld_type or "pung") != "chow":
                 fixes.update({i: code for i in g.tiles if codes[i] not in ("back", "remove")})
-    tb.editor.change(hand_from_reading(tb.reading, fixes, rules), fixes=fixes)
+    note = {"what": "tile", "tile": tile_numbers(tb.reading).get(tile, tile), "index": tile, "from": codes[tile],
+            "to": code, "read_as": tb.reading.codes[tile], "at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    tb.editor.change(hand_from_reading(tb.reading, fixes, rules), fixes=fixes, note=note)
 
 
 def shown_groups(reading: Reading) -> list[list[int]]:

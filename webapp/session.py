@@ -38,6 +38,7 @@ class Table:
     names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
     dealer: int = 0
     lang: str = "en"
+    keep_photos: bool = True  # a small photo kept with each recorded hand, as its evidence
 
     @property
     def rules(self) -> Ruleset:
@@ -62,6 +63,8 @@ class Table:
             tbl.dealer = int(saved["dealer"])
         if saved.get("lang") in ("en", "zh"):
             tbl.lang = saved["lang"]
+        if isinstance(saved.get("keep_photos"), bool):
+            tbl.keep_photos = saved["keep_photos"]
         return tbl.seat_names_in_lang()
 
     def seat_names_in_lang(self) -> Table:
@@ -73,7 +76,7 @@ class Table:
 
     def settings(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "options": self.options, "names": self.names, "dealer": self.dealer,
-                "lang": self.lang}
+                "lang": self.lang, "keep_photos": self.keep_photos}
 
 
 @dataclass

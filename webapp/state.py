@@ -81,9 +81,10 @@ class Step:
     fixes: dict[int, str] = field(default_factory=dict)  # photo tile index -> code chosen ("remove" drops it)
     photo: Any = None
     editing: int | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)  # the corrections made to the reading, kept as evidence
 
     def copy(self) -> Step:
-        return Step(copy.deepcopy(self.hand), dict(self.fixes), self.photo, self.editing)
+        return Step(copy.deepcopy(self.hand), dict(self.fixes), self.photo, self.editing, list(self.log))
 
     def same(self, other: Step) -> bool:
         """The same step (the photo compared by identity: it holds images)."""
@@ -113,13 +114,16 @@ class Editor:
         return self.step.fixes
 
     def change(self, new: HandState | None = None, *, fixes: dict[int, str] | None = None, photo: Any = KEEP,
-               editing: Any = KEEP, ledger: LedgerChange | None = None) -> None:
+               editing: Any = KEEP, ledger: LedgerChange | None = None, note: dict[str, Any] | None = None) -> None:
         """Make a new step from the current one with the parts given, keeping the current one for undo (a change
-        that changes nothing is not recorded, unless it wrote to the ledger)."""
+        that changes nothing is not recorded, unless it wrote to the ledger). ``note``: a correction to log with
+        it (undo takes it back with the change); a new photo or a new entry starts an empty log."""
+        fresh = photo is not KEEP or editing is not KEEP
         nxt = Step(copy.deepcopy(new) if new is not None else copy.deepcopy(self.step.hand),
                    dict(fixes) if fixes is not None else dict(self.step.fixes),
                    self.step.photo if photo is KEEP else photo,
-                   self.step.editing if editing is KEEP else editing)
+                   self.step.editing if editing is KEEP else editing,
+                   ([] if fresh else list(self.step.log)) + ([note] if note else []))
         if ledger is None and nxt.same(self.step):
             return
         self.undo_stack.append((self.step.copy(), ledger))

@@ -6,6 +6,7 @@ typed it, with the reason, and the score disappears until it is fixed (no stale 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import streamlit as st
@@ -43,7 +44,22 @@ def _parsed(tb: Tab, key: str, apply: Callable[[HandState, str], None]) -> None:
         tb.field_errors[key] = said_of(e)
         return
     tb.field_errors.pop(key, None)
-    tb.editor.change(hand)
+    # after a photo, a field changed by hand corrects the reading: it is logged with the hand's evidence
+    note = {"what": key.removesuffix("_txt"), "from": hand_text(tb.editor.hand, key), "to": hand_text(hand, key),
+            "at": time.strftime("%Y-%m-%d %H:%M:%S")} if tb.photo is not None else None
+    tb.editor.change(hand, note=note if note and note["from"] != note["to"] else None)
+
+
+def hand_text(hand: HandState, key: str) -> str:
+    """The part of the hand a field shows, as text (the corrections log's from and to)."""
+    if key.startswith("meld"):
+        i, what = int(key[4:].split("_")[0]), key.split("_")[1]
+        if i >= len(hand.melds):
+            return ""
+        m = hand.melds[i]
+        return {"type": m.type, "tiles": compact(m.tiles), "from": str(m.feeder)}[what]
+    return {"concealed_txt": compact(hand.concealed), "winning_txt": hand.winning or "",
+            "flowers_txt": compact(hand.flowers)}.get(key, "")
 
 
 def _set_concealed(hand: HandState, text: str) -> None:

@@ -14,6 +14,8 @@ from scoring import RULESETS, event_net
 
 from .. import access, situation_form
 from ..case import state_from_case
+from ..evidence import seen_picture
+from ..i18n import LABELS
 from ..session import Tab, Table, label
 from . import Page
 from . import drawn as drawn_panel
@@ -111,6 +113,55 @@ def render(page: Page) -> None:
     watch(ledger, tb.seen_changes)
 
 
+def _what_was_seen(tbl: Table, ledger: LedgerBase, hand_id: int) -> None:
+    """A recorded hand's evidence, version by version: the photo as read with its boxes, the corrections made
+    on the page, what scored it, and the score as it was (for a dispute the next day)."""
+    try:
+        kept = ledger.evidence(hand_id)
+        rec = ledger.get(hand_id)
+        versions = {h["version"]: h for h in ledger.history(hand_id)}
+    except LedgerError as err:
+        st.error(access.said(err))
+        return
+    if rec is None:
+        return
+    versions[rec.version] = {"cases": rec.cases, "results": rec.results, "by": rec.by}
+    with st.expander(label("what_was_seen").format(id=hand_id)):
+        if not kept:
+            st.caption(label("no_evidence"))
+        for e in kept:
+            ev, v = e["evidence"], versions.get(e["version"], {})
+            who = access.named(v["by"]) if v.get("by") else ""
+            st.markdown(f"**v{e['version']}** · {e['created']}" + (f" · {who}" if who else ""))
+            picture = seen_picture(ev)
+            if picture is not None:
+                st.image(picture, caption=label("seen_photo"))
+            else:
+                st.caption(label("no_photo_kept"))
+            for c in ev.corrections:
+                st.write(f"{_corrected(c)}: {c.get('from') or '—'} → {c.get('to') or '—'} ({c.get('at', '')})")
+            if not ev.corrections:
+                st.caption(label("no_corrections"))
+            rules = RULESETS.get(str(ev.scored_by.get("ruleset")))
+            st.caption(f"{label('scored_with')}: {rules.title.get(tbl.lang) if rules else ev.scored_by.get('ruleset')}"
+                       f" · {label('engine')} {ev.scored_by.get('engine', '?')}")
+            if v.get("cases"):
+                net = _net(v["cases"], v["results"])
+                st.write(", ".join(f"{tbl.names[i]} {n:+d}" for i, n in enumerate(net)))
+
+
+def _corrected(c: dict[str, Any]) -> str:
+    """What a correction changed, in the page's words: a tile by its number, or the field."""
+    what = str(c.get("what", ""))
+    if what == "tile":
+        return f"#{c.get('tile', '?')}"
+    if what.startswith("meld") and "_" in what:
+        n, part = what[4:].split("_", 1)
+        key = {"type": "meld_type", "tiles": "meld_tiles", "from": "meld_from"}.get(part)
+        return f"{label(key)} {int(n) + 1}" if key and n.isdigit() else what
+    return label("field_" + what) if "field_" + what in LABELS else what
+
+
 def _net(cases: list[dict], results: list[dict]) -> list[int]:
     """An earlier version's net, summed as the ledger sums it."""
     try:
@@ -160,6 +211,7 @@ def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writab
         c1.button(label("confirm_delete").format(id=tb.confirm_delete), key="ledger_delete_yes", type="primary",
                   on_click=delete, args=(tb, ledger, tb.confirm_delete, by))
         c2.button(label("cancel"), key="ledger_delete_no", on_click=lambda: setattr(tb, "confirm_delete", None))
+    _what_was_seen(tbl, ledger, pick)
     history = ledger.history(pick)
     if history:
         with st.expander(label("history").format(id=pick, n=len(history))):

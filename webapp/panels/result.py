@@ -17,6 +17,7 @@ from vision.said import in_lang
 from .. import access, situation_form
 from ..card import result_card
 from ..case import build_case
+from ..evidence import of_tab
 from ..score_view import show_result
 from ..session import Tab, Table, label
 from ..state import HandState, LedgerChange, Situation
@@ -46,7 +47,7 @@ def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str, by
         if tb.editing is not None:
             hid = tb.editing
             rec = ledger.get(hid)
-            ledger.update(hid, case, result, by=by)  # says so if another tab deleted the hand meanwhile
+            ledger.update(hid, case, result, by=by, evidence=of_tab(tb))  # says so if another tab deleted it
             assert rec is not None
             done = LedgerChange("edit", hid, case, (rec.cases, rec.results), ([case], [result]))
             tb.flash.append(("success", f"{label('saved')} #{hid}"))
@@ -57,11 +58,11 @@ def record(tb: Tab, ledger: LedgerBase, case: dict, result: dict, entry: str, by
                     any(c["win_type"] != "discard" for c in ctxs):
                 raise ValueError(label("multi_mismatch"))
             hid = ledger.record_event("multi", cases, [r for _, r in tb.pending_multi] + [result], key=entry,
-                                      by=by)
+                                      by=by, evidence=of_tab(tb))
             done = LedgerChange("record", hid, case)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
         else:
-            hid = ledger.record(case, result, key=entry, by=by)
+            hid = ledger.record(case, result, key=entry, by=by, evidence=of_tab(tb))
             done = LedgerChange("record", hid, case)
             tb.flash.append(("success", f"{label('recorded')} #{hid}"))
     except LedgerError as e:

@@ -124,6 +124,9 @@ def render(page: Page) -> None:
         st.selectbox(label("dealer"), range(4), key="dealer", format_func=lambda s: f"{s}: {tbl.names[s]}",
                      disabled=locked,
                      on_change=lambda: _write(page, tbl, dealer=int(st.session_state["dealer"])))
+        st.session_state["keep_photos"] = tbl.keep_photos
+        st.checkbox(label("keep_photos"), key="keep_photos", disabled=locked,
+                    on_change=lambda: _write(page, tbl, keep_photos=bool(st.session_state["keep_photos"])))
         st.caption(f"{label('ledger_file')}: `{ledger.where if ledger else '—'}` · {label('table')}: "
                    f"`{ledger.table if ledger else '—'}`")
     with st.expander(f"{label('options')} · {rules.unit.get(tbl.lang)}"):
