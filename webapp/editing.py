@@ -58,5 +58,15 @@ def parse_penalty_lines(text: str) -> list[dict[str, Any]]:
     return out
 
 
-def pay_lines(payments: list[dict[str, int]], names: list[str]) -> list[str]:
-    return [f"{names[p['from']]} → {names[p['to']]}: {p['amount']}" for p in payments]
+def pay_lines(payments: list[dict[str, int]], names: list[str], unit: str = "") -> list[str]:
+    """"A → B: 3 points" per payment (``unit`` in the page's language, "1 point" where it is one)."""
+    return [f"{names[p['from']]} → {names[p['to']]}: {amount(p['amount'], unit)}" for p in payments]
+
+
+def amount(n: int, unit: str) -> str:
+    """``n`` with its unit: "1 point", "3 points", "1 分" (an English unit loses its plural s at one)."""
+    if not unit:
+        return str(n)
+    if abs(n) == 1 and unit.endswith("s") and unit.isascii():
+        unit = unit[:-1]
+    return f"{n} {unit}"

@@ -8,7 +8,7 @@ import streamlit as st
 
 from scoring.rulesets.base import LIABILITY_TEXT
 
-from .editing import pay_lines
+from .editing import amount, pay_lines
 from .session import Table, label
 
 
@@ -40,16 +40,16 @@ def show_result(result: dict[str, Any], tbl: Table) -> None:
         st.write(f"{label('liability')}: {text.get(lang) if text else liab['type']} → {names[liab['liable']]}")
     if liab and s["mode"] == "each" and len({p["from"] for p in result["hand_payments"]}) == 1:
         st.write(f"{label('settlement')}: {names[liab['liable']]} {label('pays_for_all')} "
-                 f"**{sum(p['amount'] for p in result['hand_payments'])} {unit}**")
+                 f"**{amount(sum(p['amount'] for p in result['hand_payments']), unit)}**")
     elif s["mode"] == "each":
-        st.write(f"{label('settlement')}: {label('each_pays')} **{s['amount']} {unit}**")
+        st.write(f"{label('settlement')}: {label('each_pays')} **{amount(s['amount'], unit)}**")
     else:
-        st.write(f"{label('settlement')}: {names[s['payer']]} {label('single_pays')} **{s['amount']} {unit}**")
+        st.write(f"{label('settlement')}: {names[s['payer']]} {label('single_pays')} **{amount(s['amount'], unit)}**")
     for key in ("hand_payments", "kong_payments", "penalty_payments"):
         if result.get(key):
             st.markdown(f"**{label(key)}**")
-            for line in pay_lines(result[key], names):
-                st.write(f"{line} {unit}")
+            for line in pay_lines(result[key], names, unit):
+                st.write(line)
     nets = st.container(horizontal=True)  # the four nets side by side, on a phone too
     for i in range(4):
         nets.metric(names[i], result["net"][i])

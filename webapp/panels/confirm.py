@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -156,6 +157,42 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
                                                               st.session_state["pick_code"]))
 
 
+def _undo_row(page: Page) -> None:
+    """Undo and redo, in one row on a phone too (columns stack there)."""
+    tb = page.tab
+    row = st.container(horizontal=True)
+    for back, key, text, stack in ((True, "undo_hand", "↶ " + label("undo"), tb.editor.undo_stack),
+                                   (False, "redo_hand", "↷ " + label("redo"), tb.editor.redo_stack)):
+        # a step that wrote to the ledger is taken back there: that needs the right to edit recorded hands
+        barred = undo.needs_edit_right(tb, back) and not page.may("edit")
+        row.button(text, key=key, on_click=undo.step, args=(tb, page.book, page.actor, back),
+                   disabled=not stack or barred, help=label("edit_owner_only") if barred else None)
+
+
+def _meld_fields(tb: Tab, fields: Any, rules: Ruleset, lang: str) -> None:
+    """Each meld's type, tiles and feeder, offering only what the ruleset allows."""
+    allowed = [m for m in MELD_TEXT if m != "chow" or rules.allows_chow]
+    feeder_names = {f: label(FEEDER_LABEL[f]) for f in FEEDERS}
+    for i, m in enumerate(tb.editor.hand.melds):
+        m1, m2, m3 = fields.columns([2, 3, 2])
+        st.session_state[f"meld{i}_type"] = m.type if m.type in allowed else "pung"
+        m1.selectbox(f"{label('meld_type')} {i + 1}", allowed, key=f"meld{i}_type",
+                     format_func=lambda t: MELD_TEXT[t].get(lang), on_change=_parsed,
+                     args=(tb, f"meld{i}_type", _meld_setter(i, "type")))
+        _field(tb, f"meld{i}_tiles", compact(m.tiles))
+        m2.text_input(f"{label('meld_tiles')} {i + 1}", key=f"meld{i}_tiles", placeholder="777p", on_change=_parsed,
+                      args=(tb, f"meld{i}_tiles", _meld_setter(i, "tiles")))
+        if m.type != "kong_concealed":
+            # only the seats the ruleset lets feed this meld (a chow: the winner's left in nanning-fan); a seat
+            # read from the photo that the ruleset forbids stays shown, so that the engine's reason makes sense
+            feeders = [f for f in FEEDERS if m.type != "chow" or f in rules.chow_from or f == m.feeder] \
+                or list(FEEDERS)
+            st.session_state[f"meld{i}_from"] = m.feeder if m.feeder in feeders else feeders[0]
+            m3.selectbox(f"{label('meld_from')} {i + 1}", feeders, key=f"meld{i}_from",
+                         format_func=feeder_names.__getitem__, on_change=_parsed,
+                         args=(tb, f"meld{i}_from", _meld_setter(i, "from")))
+
+
 def render(page: Page) -> None:
     tb, tbl = page.tab, page.hand
     rules = tbl.rules
@@ -172,13 +209,7 @@ def render(page: Page) -> None:
             if crops is not None:
                 st.image(crops, caption=label("your_tiles"))
     photo_view(tb, rules)
-    row = st.container(horizontal=True)  # one row on a phone too (columns stack there)
-    for back, key, text, stack in ((True, "undo_hand", "↶ " + label("undo"), tb.editor.undo_stack),
-                                   (False, "redo_hand", "↷ " + label("redo"), tb.editor.redo_stack)):
-        # a step that wrote to the ledger is taken back there: that needs the right to edit recorded hands
-        barred = undo.needs_edit_right(tb, back) and not page.may("edit")
-        row.button(text, key=key, on_click=undo.step, args=(tb, page.book, page.actor, back),
-                   disabled=not stack or barred, help=label("edit_owner_only") if barred else None)
+    _undo_row(page)
     fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))
     c1, c2 = fields.columns([3, 1])
     _field(tb, "concealed_txt", compact(hand.concealed))
@@ -196,21 +227,6 @@ def render(page: Page) -> None:
     st.session_state["meld_count"] = len(hand.melds)
     fields.number_input(label("meld_count"), min_value=0, max_value=4, step=1, key="meld_count", on_change=_meld_count,
                     args=(tb,))
-    allowed = [m for m in MELD_TEXT if m != "chow" or rules.allows_chow]
-    feeder_names = {f: label(FEEDER_LABEL[f]) for f in FEEDERS}
-    for i, m in enumerate(hand.melds):
-        m1, m2, m3 = fields.columns([2, 3, 2])
-        st.session_state[f"meld{i}_type"] = m.type if m.type in allowed else "pung"
-        m1.selectbox(f"{label('meld_type')} {i + 1}", allowed, key=f"meld{i}_type",
-                     format_func=lambda t: MELD_TEXT[t].get(tbl.lang), on_change=_parsed,
-                     args=(tb, f"meld{i}_type", _meld_setter(i, "type")))
-        _field(tb, f"meld{i}_tiles", compact(m.tiles))
-        m2.text_input(f"{label('meld_tiles')} {i + 1}", key=f"meld{i}_tiles", placeholder="777p", on_change=_parsed,
-                      args=(tb, f"meld{i}_tiles", _meld_setter(i, "tiles")))
-        if m.type != "kong_concealed":
-            st.session_state[f"meld{i}_from"] = m.feeder or "left"
-            m3.selectbox(f"{label('meld_from')} {i + 1}", FEEDERS, key=f"meld{i}_from",
-                         format_func=feeder_names.__getitem__, on_change=_parsed,
-                         args=(tb, f"meld{i}_from", _meld_setter(i, "from")))
+    _meld_fields(tb, fields, rules, tbl.lang)
     for why in tb.field_errors.values():
         st.warning(f"{label('bad_hand')}: {in_lang(why, tbl.lang)}")

@@ -145,8 +145,8 @@ def render(page: Page) -> None:
             if result.get(key):
                 shown = True
                 st.markdown(f"**{label(key)}**")
-                for line in pay_lines(result[key], names):
-                    st.write(f"{line} {unit}")
+                for line in pay_lines(result[key], names, unit):
+                    st.write(line)
         if not shown:
             st.write(label("draw_no_payments"))
         st.caption(f"{label('next_dealer')}: {names[result['next_dealer']]}")

@@ -14,6 +14,7 @@ from scoring import RULESETS, event_net
 
 from .. import access, situation_form
 from ..case import state_from_case
+from ..editing import amount
 from ..evidence import seen_picture
 from ..i18n import LABELS
 from ..session import Tab, Table, label
@@ -182,7 +183,7 @@ def _chart(hands: list[Any], totals: list[int], tbl: Table) -> None:
         moves = settle_up(totals)
         st.caption(label("settle_up"))
         for m in moves:
-            st.write(f"{names[m['from']]} → {names[m['to']]}: {m['amount']} {tbl.rules.unit.get(tbl.lang)}")
+            st.write(f"{names[m['from']]} → {names[m['to']]}: {amount(m['amount'], tbl.rules.unit.get(tbl.lang))}")
         if not moves:
             st.write(label("all_square"))
 

@@ -41,7 +41,7 @@ def render(page: Page) -> None:
     if sit.win_type != "self_draw":
         others = [s for s in range(4) if s != sit.winner]
         if ss.get("discarder") not in others:
-            ss["discarder"] = others[0]
+            ss["discarder"] = (sit.winner + 3) % 4  # the winner's left: the player who discards just before
         s3.selectbox(label("discarder"), others, key="discarder", format_func=seat)
         sit.discarder = int(ss["discarder"])
     field = rules.situation_field

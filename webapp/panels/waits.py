@@ -10,6 +10,7 @@ import streamlit as st
 from scoring.waits import waits
 
 from ..case import build_case
+from ..editing import amount
 from ..i18n import tile_label
 from ..score_view import show_result
 from ..session import label
@@ -53,7 +54,7 @@ def render(page: Page) -> None:
     for w in table["waits"]:
         by = w["best"]["by"]
         who = label("self_draw_word") if by == "self_draw" else tbl.names[int(by.split("_")[1])]
-        with st.expander(f"{tile_label(w['tile'])} · {w['best']['amount']} {unit} ({who}) · "
+        with st.expander(f"{tile_label(w['tile'])} · {amount(w['best']['amount'], unit)} ({who}) · "
                          f"{label('live')} {w['live']}", expanded=False):
             show_result(w["results"][by], tbl)
     for n in table["completes_but_does_not_score"]:
