@@ -14,11 +14,13 @@ import streamlit as st
 from ledger.access import allowed
 from webapp import access
 from webapp.i18n import t
+from webapp.layout import PHONE_CSS
 from webapp.panels import Page, confirm, ledger, photo, result, setup, share, situation, waits
 from webapp.reading import reader, reinterpret
 from webapp.session import Table, load_table, open_ledger, tab
 
 st.set_page_config(page_title="Mahjong scorer", page_icon="🀄", layout="wide")
+st.html(PHONE_CSS)  # a compact header on a phone: the hand and its score come first
 reader()  # load and warm the model once per server process, on the first view, before any photo
 
 book, book_problem = open_ledger()

@@ -61,17 +61,32 @@ def composed_photo(path: Path, size: tuple[int, int] = (1600, 1200), hand: dict 
     cv2.imwrite(str(path), img)
 
 
+PHONE = (390, 844)
+
+
 def browser(tmp_path: Path, size: str = "1400,2400"):  # noqa: ANN201 - a selenium driver
+    """A headless Chromium; a phone size (narrower than 500 px, which Chrome's window cannot be) is emulated as
+    a phone's viewport of exactly that many CSS pixels, so that the page lays itself out as on the phone."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    width, height = (int(v) for v in size.split(","))
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 f"--user-data-dir={tmp_path / 'chrome'}", f"--window-size={size}"):
+                 f"--user-data-dir={tmp_path / 'chrome'}", f"--window-size={max(width, 500)},{height + 200}"):
         opts.add_argument(flag)
-    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    if width < 500:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                     "deviceScaleFactor": 1, "mobile": True})
+    return driver
+
+
+def viewport(driver: Any) -> tuple[int, int]:
+    """The page's viewport in CSS pixels, as the layout sees it."""
+    return tuple(driver.execute_script("return [window.innerWidth, window.innerHeight];"))  # type: ignore[return-value]
 
 
 @pytest.fixture
@@ -449,3 +464,48 @@ def test_the_table_bar_stays_open_while_setting_up_and_players_see_no_developer_
         driver.save_screenshot(str(SHOTS / "phone_table_bar_open.png"))
         assert "Deploy" not in driver.find_element(By.TAG_NAME, "body").text
         assert not driver.find_elements(By.XPATH, "//*[@data-testid='stMainMenu']")
+
+
+FLOWER_HAND = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "9p"],
+               "melds": [], "winning_tile": "9p", "flowers": ["f1", "f5"]}
+
+
+@pytest.mark.parametrize("ruleset", ["nanning", "nanning-fan", "nanjing"])
+def test_after_a_photo_the_total_and_record_are_within_two_phone_screens(server: str, tmp_path: Path,
+                                                                         ruleset: str) -> None:
+    """At 390x844, for each ruleset (Nanjing with two flowers): after a photo, the score's total and the Record
+    button are within two screen heights of the top, and the hand's tile pictures are at least 36 CSS px wide.
+    The positions are written to build/screenshots/phone_positions_<ruleset>.json."""
+    import json
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from webapp.tile_art import W as TILE_W
+
+    photo = tmp_path / "hand.jpg"
+    composed_photo(photo, hand=FLOWER_HAND if ruleset == "nanjing" else None)
+    with shooting(tmp_path, "390,844", f"failure_positions_{ruleset}.png") as driver:
+        driver.get(server + f"/?ruleset={ruleset}&lang=en")
+        wait = WebDriverWait(driver, 90)
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
+        assert viewport(driver) == PHONE
+        total = wait.until(ec.presence_of_element_located((By.XPATH, "//*[@data-testid='stAlertContainer']"
+                                                                     "[contains(., 'Valid win')]")))
+        record = wait.until(ec.presence_of_element_located((By.XPATH, "//button[contains(., 'Record this hand')]")))
+        time.sleep(1.5)  # the page settles (images load)
+        pictures = driver.find_elements(By.XPATH, "//img[contains(@alt, '') and ancestor::*[@data-testid='stImage']]")
+        hand_img = next(p for p in pictures if p.size["width"] > 0)
+        natural = driver.execute_script("return arguments[0].naturalWidth;", hand_img)
+        shown = hand_img.size["width"]
+        tile_css = shown * TILE_W / max(1, natural)  # one tile's width as the phone draws it
+        top = driver.execute_script("return window.scrollY;")
+        found = {"total_y": total.location["y"] + total.size["height"] + top, "record_y": record.location["y"] + top,
+                 "screen": 844, "tile_css_px": round(tile_css, 1), "text": total.text[:80]}
+        (SHOTS / f"phone_positions_{ruleset}.json").write_text(json.dumps(found))
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -400);", record)
+        driver.save_screenshot(str(SHOTS / f"phone_score_{ruleset}.png"))
+        assert found["total_y"] <= 2 * 844 and found["record_y"] + record.size["height"] <= 2 * 844, found
+        assert tile_css >= 36, found

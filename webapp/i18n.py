@@ -96,6 +96,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "players": ("Players (seat 0-3, play order)", "玩家（座位 0-3，出牌順序）"),
     "dealer": ("Dealer", "莊家"),
     "ledger_file": ("Ledger file", "賬本檔案"),
+    "capture_again": ("1. Photo: {name} · take another", "1. 照片：{name} · 換一張"),
     "capture": ("1. Photograph the winning hand", "1. 拍攝胡牌"),
     "camera": ("Camera", "相機"),
     "upload": ("Upload a photo", "上傳照片"),

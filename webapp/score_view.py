@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -12,18 +13,27 @@ from .editing import amount, pay_lines
 from .session import Table, label
 
 
-def show_result(result: dict[str, Any], tbl: Table) -> None:
-    """A score as the page shows it: the total, the elements and their reasons, who pays whom, the nets."""
+def show_result(result: dict[str, Any], tbl: Table, after_total: Callable[[], None] | None = None) -> None:
+    """A score as the page shows it: the total (then ``after_total``: the result panel's Record), the elements
+    and their reasons, who pays whom, the nets."""
     rules, lang, names = tbl.rules, tbl.lang, tbl.names
     if not result["valid"]:
         msg = rules.error_text(result["error"]).get(lang)
         detail = result.get("message_zh") if lang == "zh" else result.get("message")
         st.error(f"{label('invalid')}: {msg}" + (f" — {detail}" if detail else ""))
+        if after_total is not None:
+            after_total()
         return
     unit = rules.unit.get(lang)
     head = [f"**{label('valid')}**"] + [f"{label(k)}: **{result[k]}**" for k in ("fan", "points", "total")
                                          if k in result]
+    if "total" not in result:  # a ruleset without a total (Nanning): the payment itself is the headline
+        s = result["settlement"]
+        head.append(f"{label('each_pays')} **{amount(s['amount'], unit)}**" if s["mode"] == "each" else
+                    f"{names[s['payer']]} {label('single_pays')} **{amount(s['amount'], unit)}**")
     st.success(" · ".join(head) + f" · {rules.title.get(lang)}")
+    if after_total is not None:
+        after_total()
     rows = []
     for e in result["elements"]:
         # an element's items (Nanjing's soft flowers) are named in its reason

@@ -73,9 +73,10 @@ def tile(code: str) -> np.ndarray:
     return img
 
 
-def photo_crops(image: np.ndarray, boxes: np.ndarray, groups: list[list[int]], photo_size: tuple[int, int]
-                ) -> np.ndarray | None:
-    """The user's own tiles, cut from the (downsized, RGB) photo, in the reading's group order and tile size."""
+def photo_crops(image: np.ndarray, boxes: np.ndarray, groups: list[list[int]], photo_size: tuple[int, int],
+                per_row: int | None = None) -> np.ndarray | None:
+    """The user's own tiles, cut from the (downsized, RGB) photo, in the reading's group order and tile size (in
+    rows of ``per_row``, as the hand's picture)."""
     if not groups or image is None:
         return None
     s = image.shape[1] / max(photo_size[0], 1)
@@ -90,7 +91,34 @@ def photo_crops(image: np.ndarray, boxes: np.ndarray, groups: list[list[int]], p
             tw, th = (H, W) if landscape else (W, H)
             tiles.append(cv2.resize(np.ascontiguousarray(crop[..., ::-1]), (tw, th), interpolation=cv2.INTER_AREA))
             gaps.append(k == 0 and bool(tiles[:-1]))
-    return _row(tiles, gaps)[..., ::-1] if tiles else None
+    return _rows(tiles, gaps, per_row)[..., ::-1] if tiles else None
+
+
+PER_ROW = 9  # tiles a phone row holds at 36+ CSS px each (390 px wide, the page's margins taken off)
+
+
+def _rows(tiles: list[np.ndarray], gap_before: list[bool], per_row: int | None) -> np.ndarray:
+    """The tiles in rows of at most ``per_row`` (None: one row), a group moved whole to the next row when it does
+    not fit in what is left of one, and split only when it is longer than a row; rows left-aligned."""
+    if per_row is None or len(tiles) <= per_row:
+        return _row(tiles, gap_before)
+    starts = [i for i, g in enumerate(gap_before) if g or i == 0] + [len(tiles)]
+    rows: list[list[int]] = [[]]
+    for a, b in zip(starts, starts[1:]):
+        group = list(range(a, b))
+        if rows[-1] and len(rows[-1]) + len(group) > per_row:
+            rows.append([])
+        for i in group:
+            if len(rows[-1]) == per_row:
+                rows.append([])
+            rows[-1].append(i)
+    pictures = [_row([tiles[i] for i in r], [bool(k) and gap_before[i] for k, i in enumerate(r)]) for r in rows]
+    width = max(p.shape[1] for p in pictures)
+    spaced = []
+    for p in pictures:
+        spaced.append(np.hstack([p, np.full((p.shape[0], width - p.shape[1], 3), 255, np.uint8)]))
+        spaced.append(np.full((8, width, 3), 255, np.uint8))
+    return np.vstack(spaced[:-1])
 
 
 def _row(tiles: list[np.ndarray], gap_before: list[bool]) -> np.ndarray:
@@ -123,9 +151,10 @@ def kong_tiles(code: str, concealed: bool, sideways: int | None = None) -> list[
     return out
 
 
-def hand_picture(hand: HandState) -> np.ndarray | None:
+def hand_picture(hand: HandState, per_row: int | None = None) -> np.ndarray | None:
     """The hand in table order as one RGB picture: concealed tiles, the winning tile set apart, each meld with
-    its sideways tile marking the feeder (left: first, opposite: middle, right: last), then the flowers."""
+    its sideways tile marking the feeder (left: first, opposite: middle, right: last), then the flowers; in rows
+    of at most ``per_row`` tiles (a phone: ``PER_ROW``), else one row."""
     tiles: list[np.ndarray] = []
     gaps: list[bool] = []
 
@@ -148,4 +177,4 @@ def hand_picture(hand: HandState) -> np.ndarray | None:
     group(hand.flowers)
     if not tiles:
         return None
-    return _row(tiles, gaps)[..., ::-1]
+    return _rows(tiles, gaps, per_row)[..., ::-1]

@@ -24,7 +24,7 @@ from ..i18n import said_of, tile_label
 from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_numbers, tile_order
 from ..session import Tab, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
-from ..tile_art import hand_picture, photo_crops
+from ..tile_art import PER_ROW, hand_picture, photo_crops
 from . import Page
 
 FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
@@ -200,14 +200,15 @@ def render(page: Page) -> None:
     if tb.editing is not None:
         st.info(f"{label('editing')} #{tb.editing}")
     hand = tb.editor.hand
-    picture = hand_picture(hand)
+    picture = hand_picture(hand, PER_ROW)  # rows that wrap: large tiles on a phone
     if picture is not None:
         st.image(picture, caption=label("hand_as_tiles"))
         if tb.photo is not None and tb.reading is not None and tb.photo.clean is not None:
             crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, shown_groups(tb.reading),
-                                (tb.photo.width, tb.photo.height))
+                                (tb.photo.width, tb.photo.height), PER_ROW)
             if crops is not None:
-                st.image(crops, caption=label("your_tiles"))
+                with st.expander(label("your_tiles")):  # folded: the score comes first on a phone
+                    st.image(crops)
     photo_view(tb, rules)
     _undo_row(page)
     fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))

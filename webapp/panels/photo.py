@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scoring import Ruleset
 from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import INDEX
 from vision.said import in_lang
@@ -72,8 +73,18 @@ def backspace(tb: Tab) -> None:
 
 def render(page: Page) -> None:
     tb, rules = page.tab, page.hand.rules
-    st.subheader(label("capture"))
     lang = page_lang()
+    if tb.photo is None:
+        st.subheader(label("capture"))
+        box = st.container()
+    else:  # a photo is read: the capture folds away, so the hand and its score come first on a phone
+        box = st.expander(label("capture_again").format(name=tb.photo.name[:40]), expanded=False)
+    with box:
+        _capture(tb, rules, lang)
+
+
+def _capture(tb: Tab, rules: Ruleset, lang: str) -> None:
+    """The camera, the upload and the tile palette."""
     to_names = {w: label(f"to_{w}") for w in ("concealed", "winning", "flowers", "meld")}
     # the upload first: on a phone its picker offers the camera too, and the live camera box fills a screen
     tab_up, tab_cam, tab_manual = st.tabs([label("upload"), label("camera"), label("manual")])
@@ -85,8 +96,11 @@ def render(page: Page) -> None:
         up = st.file_uploader(label("choose_photo"), key="upload" + gen, help=label("lay_out"))
     photo = up if up is not None else cam
     if photo is not None:
+        before = tb.photo
         with st.spinner(label("reading")):
             take_photo(tb, photo.getvalue(), getattr(photo, "name", "camera photo"))
+        if tb.photo is not None and tb.photo is not before:
+            st.rerun()  # drawn again with the capture folded away and the hand first
     with tab_manual:
         st.caption(label("manual_help"))
         targets = ["concealed", "winning"] + (["flowers"] if rules.allows_flowers else []) + \

@@ -97,7 +97,9 @@ def cancel_edit(tb: Tab) -> None:
 
 
 def render(page: Page) -> None:
-    tb, tbl, ledger, sit, problem = page.tab, page.hand, page.book, page.situation, page.problem
+    """The score of the hand on screen: its total, then Record (so both fit on a phone's first screens), then
+    the elements, the payments and the nets."""
+    tb, tbl, sit, problem = page.tab, page.hand, page.situation, page.problem
     if sit is None:
         return
     st.subheader(label("result"))
@@ -113,8 +115,15 @@ def render(page: Page) -> None:
                                                             for c, _ in tb.pending_multi)))
     if result is None:
         st.caption(label("nothing_to_score"))
+        _buttons(page, None, None)
     else:
-        show_result(result, tbl)
+        show_result(result, tbl, after_total=lambda: _buttons(page, case, result))
+
+
+def _buttons(page: Page, case: dict | None, result: dict | None) -> None:
+    """Record (or save the edit), another winner on this discard, cancel the edit, the result card."""
+    tb, tbl, ledger, sit = page.tab, page.hand, page.book, page.situation
+    assert sit is not None
     ok = result is not None and result.get("valid") and case is not None
     writable = page.may("edit" if tb.editing is not None else "record")
     b1, b2, b3 = st.columns(3)
