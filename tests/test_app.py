@@ -104,7 +104,9 @@ def test_upload_a_real_photo_and_fix_a_tile_with_the_picker(app: AppTest):
     app.file_uploader(key="upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run()
     assert not app.exception
     tb = app.session_state["tab"]
-    assert len(tb.reading.codes) >= 5 and len(app.image) == 3  # the photo, the hand as tiles, its own crops
+    # the photo and its own crops; the hand as read is the pills of tile pictures to tap
+    assert len(tb.reading.codes) >= 5 and len(app.image) == 2
+    assert len(app.pills(key="tap_tile").options) == len(tb.reading.codes)
     group = next(g for g in tb.reading.layout.groups if g.kind == "concealed" and g.tiles)
     tile = group.tiles[0]
     new = "E" if tb.reading.codes[tile] != "E" else "S"

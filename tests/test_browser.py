@@ -250,7 +250,7 @@ def test_the_flow_at_phone_size_from_a_table_url(server: str, tmp_path: Path):
         change = driver.find_element(By.XPATH, "//summary[contains(., 'Change a tile')]")
         if change.find_element(By.XPATH, "..").get_attribute("open") is None:
             driver.execute_script("arguments[0].click();", change)
-        tile = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[starts-with(normalize-space(.), '#1 ')]")))
+        tile = wait.until(ec.element_to_be_clickable((By.XPATH, "//button[.//img[starts-with(@alt, '#1 ')]]")))
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", tile)
         tile.click()
         other = wait.until(ec.element_to_be_clickable(
@@ -482,7 +482,6 @@ def test_after_a_photo_the_total_and_record_are_within_two_phone_screens(server:
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from webapp.tile_art import W as TILE_W
 
     photo = tmp_path / "hand.jpg"
     composed_photo(photo, hand=FLOWER_HAND if ruleset == "nanjing" else None)
@@ -496,11 +495,10 @@ def test_after_a_photo_the_total_and_record_are_within_two_phone_screens(server:
                                                                      "[contains(., 'Valid win')]")))
         record = wait.until(ec.presence_of_element_located((By.XPATH, "//button[contains(., 'Record this hand')]")))
         time.sleep(1.5)  # the page settles (images load)
-        pictures = driver.find_elements(By.XPATH, "//img[contains(@alt, '') and ancestor::*[@data-testid='stImage']]")
-        hand_img = next(p for p in pictures if p.size["width"] > 0)
-        natural = driver.execute_script("return arguments[0].naturalWidth;", hand_img)
-        shown = hand_img.size["width"]
-        tile_css = shown * TILE_W / max(1, natural)  # one tile's width as the phone draws it
+        # the hand's tiles are the pictures one taps to fix them (#1, #2, ... as their alt text says)
+        tiles = driver.find_elements(By.XPATH, "//button//img[starts-with(@alt, '#')]")
+        assert len(tiles) == len(FLOWER_HAND["concealed"]) + 1 + (2 if ruleset == "nanjing" else 0), len(tiles)
+        tile_css = min(t.size["width"] for t in tiles)  # one tile's width as the phone draws it
         top = driver.execute_script("return window.scrollY;")
         found = {"total_y": total.location["y"] + total.size["height"] + top, "record_y": record.location["y"] + top,
                  "screen": 844, "tile_css_px": round(tile_css, 1), "text": total.text[:80]}

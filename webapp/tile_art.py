@@ -178,3 +178,25 @@ def hand_picture(hand: HandState, per_row: int | None = None) -> np.ndarray | No
     if not tiles:
         return None
     return _rows(tiles, gaps, per_row)[..., ::-1]
+
+
+@lru_cache(maxsize=512)
+def tile_png(code: str, sideways: bool = False, doubt: bool = False) -> str:
+    """One tile as a PNG data URI (turned for a meld's sideways tile; a red corner where the reader doubts it),
+    for the page's tappable tile pictures (a Markdown image in a pill)."""
+    import base64
+
+    img = tile(code).copy()
+    if doubt:
+        cv2.circle(img, (W - 9, 9), 7, RED, -1, cv2.LINE_AA)
+        cv2.putText(img, "?", (W - 13, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    if sideways:
+        img = cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, png = cv2.imencode(".png", img)
+    return "data:image/png;base64," + base64.b64encode(png.tobytes()).decode()
+
+
+def tile_md(code: str, alt: str, sideways: bool = False, doubt: bool = False) -> str:
+    """A tile picture as a widget label (Markdown image; ``alt`` is what a screen reader says)."""
+    clean = alt.replace("[", "(").replace("]", ")")
+    return f"![{clean}]({tile_png(code, sideways, doubt)})"

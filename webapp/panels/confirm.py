@@ -15,16 +15,25 @@ import streamlit as st
 from scoring import Ruleset
 from scoring.errors import InputError
 from scoring.rulesets.base import MELD_TEXT
-from scoring.tiles import split_notation
+from scoring.tiles import INDEX, split_notation
 from vision.said import in_lang
 
 from .. import undo
 from ..editing import compact
 from ..i18n import said_of, tile_label
-from ..reading import PICKABLE, codes_now, fix_tile, numbered_photo, shown_groups, tile_numbers, tile_order
+from ..reading import (
+    PICKABLE,
+    codes_now,
+    fix_tile,
+    hand_from_reading,
+    numbered_photo,
+    shown_groups,
+    tile_numbers,
+    tile_order,
+)
 from ..session import Tab, label, page_lang
 from ..state import FEEDERS, HandState, MeldState
-from ..tile_art import PER_ROW, hand_picture, photo_crops
+from ..tile_art import PER_ROW, hand_picture, photo_crops, tile_md
 from . import Page
 
 FEEDER_LABEL = {"left": "feeder_left", "opposite": "feeder_opposite", "right": "feeder_right"}
@@ -98,6 +107,40 @@ def _meld_count(tb: Tab) -> None:
     tb.editor.change(hand)
 
 
+GROUP_ICON = {"winning_tile": ":material/star: ", "meld": ":material/link: ", "flowers": ":material/local_florist: "}
+
+
+def _group_icons(reading: Any) -> dict[int, str]:
+    """The icon that marks where the winning tile, each meld and the flowers start in the tap list."""
+    return {g.tiles[0]: GROUP_ICON[g.kind] for g in reading.layout.groups if g.tiles and g.kind in GROUP_ICON}
+
+
+def _other_faces(tb: Tab, rules: Ruleset, picked: int, codes: list[str], number: int) -> None:
+    """The tapped tile's likeliest other faces as pictures, then every face by suit: any face is two taps away."""
+    assert tb.reading is not None
+    lang = page_lang()
+    alts = [c for c, _ in tb.reading.det.alternatives(picked, 4) if c != codes[picked]]
+
+    def choose(key: str, i: int = picked) -> None:
+        code = st.session_state.get(key)
+        if code:
+            fix_tile(tb, rules, i, code)
+            st.session_state["tap_tile"] = None
+
+    def face(c: str) -> str:
+        return tile_label(c, lang) if c == "remove" else tile_md(c, tile_label(c, lang))
+
+    st.pills(label("alternatives").format(i=number), alts + ["remove"], key=f"alt{picked}", format_func=face,
+             on_change=choose, args=(f"alt{picked}",))
+    kinds = rules.tile_kinds()
+    for suit, codes_of in (("m", "m"), ("p", "p"), ("s", "s"), ("z", "")):
+        faces = [c for c in PICKABLE + ["back"] if (c == "back" or INDEX[c] in kinds) and c != codes[picked]
+                 and (c.endswith(codes_of) if codes_of else c[-1] not in "mps" or c == "back")]
+        if faces:
+            st.pills(label(f"faces_{suit}"), faces, key=f"any{picked}_{suit}", format_func=face, on_change=choose,
+                     args=(f"any{picked}_{suit}",))
+
+
 def photo_view(tb: Tab, rules: Ruleset) -> None:
     """The photo (folded away on a phone), its warnings, and the ways to change a tile: unsure tiles as one-tap
     choices, any tile then its alternatives, the reader's corrections with undo, and a picker of every face."""
@@ -126,20 +169,18 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     doubt = set(unsure)
     order = [i for i in tile_order(reading) if i < len(codes)]
     number = tile_numbers(reading)
+    icon = _group_icons(reading)
+    sideways = reading.det.sideways
+
+    def picture(i: int) -> str:  # the tile as the hand shows it, the group it starts marked by an icon
+        return icon.get(i, "") + tile_md(codes[i], f"#{number[i]} {tl(codes[i])}", bool(sideways[i]), i in doubt)
+
+    # the hand's tiles are what one taps to fix: a tap opens the tile's likeliest other faces and every face
     st.pills(label("tap_tile") + (" · " + label("uncertain").format(n=len(unsure)) if unsure else ""),
-             order, key="tap_tile", format_func=lambda i: f"#{number[i]} {tl(codes[i])}" + (" ?" if i in doubt else ""))
+             order, key="tap_tile", format_func=picture)
     picked = st.session_state.get("tap_tile")
     if picked is not None and picked < len(codes):
-        alts = [c for c, _ in reading.det.alternatives(picked, 4) if c != codes[picked]]
-
-        def choose(i: int = picked) -> None:
-            code = st.session_state.get(f"alt{i}")
-            if code:
-                fix_tile(tb, rules, i, code)
-                st.session_state["tap_tile"] = None
-
-        st.pills(label("alternatives").format(i=number.get(picked, picked)), alts + ["remove"], key=f"alt{picked}",
-                 format_func=tl, on_change=choose)
+        _other_faces(tb, rules, picked, codes, number.get(picked, picked))
     with st.expander(label("change_tiles")):
         for k, c in enumerate(reading.corrections):
             cols = st.columns([4, 1])
@@ -200,15 +241,18 @@ def render(page: Page) -> None:
     if tb.editing is not None:
         st.info(f"{label('editing')} #{tb.editing}")
     hand = tb.editor.hand
-    picture = hand_picture(hand, PER_ROW)  # rows that wrap: large tiles on a phone
+    # rows that wrap: large tiles on a phone. After a photo, its tiles to tap are the hand's picture (below),
+    # unless the hand was changed by hand since (then the picture shows the hand as it now is)
+    as_read = tb.reading is not None and hand == hand_from_reading(tb.reading, tb.editor.fixes, rules)
+    picture = None if as_read else hand_picture(hand, PER_ROW)
     if picture is not None:
         st.image(picture, caption=label("hand_as_tiles"))
-        if tb.photo is not None and tb.reading is not None and tb.photo.clean is not None:
-            crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, shown_groups(tb.reading),
-                                (tb.photo.width, tb.photo.height), PER_ROW)
-            if crops is not None:
-                with st.expander(label("your_tiles")):  # folded: the score comes first on a phone
-                    st.image(crops)
+    if tb.photo is not None and tb.reading is not None and tb.photo.clean is not None:
+        crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, shown_groups(tb.reading),
+                            (tb.photo.width, tb.photo.height), PER_ROW)
+        if crops is not None:
+            with st.expander(label("your_tiles")):  # folded: the score comes first on a phone
+                st.image(crops)
     photo_view(tb, rules)
     _undo_row(page)
     fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))
