@@ -115,3 +115,18 @@ def test_a_record_clears_the_photo_its_warnings_and_the_uploader(page) -> None:
     at.button(key="undo_hand").click().run()  # undo brings the photo and its hand back, out of the ledger
     tb = at.session_state["tab"]
     assert tb.photo is not None and not tb.editor.hand.empty and page.ledger().hands() == []
+
+
+def test_any_face_is_two_taps_away(page) -> None:
+    """Tap the tile's picture, tap a face in the grid by suit: the tile is that face (a red dragon here)."""
+    at = page(pung_photo())
+    upload(at)
+    tb = at.session_state["tab"]
+    first = next(g for g in tb.reading.layout.groups if g.kind == "concealed").tiles[0]
+    at.pills(key="tap_tile").set_value(first).run()
+    grid = at.pills(key=f"any{first}_z")
+    shown = [o.split("]")[0].lstrip("![") for o in grid.options]  # each option is a tile picture, named by its alt
+    assert "C" in shown and "f1" not in shown  # nanning has no flowers: the grid offers none
+    grid.set_value("C").run()
+    tb = at.session_state["tab"]
+    assert codes_now(tb.reading, tb.editor.fixes)[first] == "C" and at.session_state["tap_tile"] is None
