@@ -1,9 +1,11 @@
-"""Tile pictures drawn by code (OpenCV shapes and its built-in Hershey strokes: no font file, so every browser
-shows them), and the hand laid out as tiles in table order, with the photo's own crops under it."""
+"""Tile pictures: real faces from a public-domain (CC0) set (``tiles/``, licence and source beside them), flowers
+and seasons drawn on its front, and a code-drawn fallback (OpenCV shapes, no font file) for anything else; and
+the hand laid out as tiles in table order, with the photo's own crops under it."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -28,9 +30,48 @@ def _text(img: np.ndarray, text: str, colour: tuple[int, int, int], scale: float
     cv2.putText(img, text, ((W - tw) // 2, int(H * y + th / 2)), FONT, scale, colour, 2, cv2.LINE_AA)
 
 
+ART = Path(__file__).resolve().parent / "tiles"  # real tile faces (CC0, see tiles/SOURCE.md), 96 x 128
+ART_W, ART_H = 96, 128
+
+
+@lru_cache(maxsize=64)
+def art(code: str) -> np.ndarray | None:
+    """A tile's real face as a BGR picture (ART_W x ART_H): the CC0 set's (``tiles/``), the white dragon with
+    the blue frame Chinese sets give it, flowers and seasons drawn on the set's front; None for anything else."""
+    path = ART / f"{'P' if code == 'P' else code}.png"
+    if code.startswith("f") and code[1:].isdigit() and 1 <= int(code[1:]) <= 8:
+        return _flower(code)
+    if not path.exists():
+        return None
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if code == "P" and img is not None:  # a Chinese set's white dragon: a blue frame on the blank face
+        cv2.rectangle(img, (22, 26), (ART_W - 23, ART_H - 27), BLUE, 5, cv2.LINE_AA)
+    return img
+
+
+def _flower(code: str) -> np.ndarray | None:
+    """A flower (f1-f4, red) or season (f5-f8, green) on the set's front: its number and a five-petal flower."""
+    front = cv2.imread(str(ART / "front.png"), cv2.IMREAD_COLOR)
+    if front is None:
+        return None
+    n = int(code[1:])
+    colour = RED if n <= 4 else GREEN
+    (tw, th), _ = cv2.getTextSize(str(n), FONT, 1.5, 3)
+    cv2.putText(front, str(n), ((ART_W - tw) // 2, 22 + th), FONT, 1.5, colour, 3, cv2.LINE_AA)
+    cx, cy = ART_W // 2, int(ART_H * 0.66)
+    for k in range(5):
+        a = 2 * np.pi * k / 5 - np.pi / 2
+        cv2.circle(front, (int(cx + 15 * np.cos(a)), int(cy + 15 * np.sin(a))), 10, colour, -1, cv2.LINE_AA)
+    cv2.circle(front, (cx, cy), 7, (40, 190, 230), -1, cv2.LINE_AA)
+    return front
+
+
 @lru_cache(maxsize=128)
 def tile(code: str) -> np.ndarray:
-    """One tile as a BGR picture (W x H)."""
+    """One tile as a BGR picture (W x H): its real face where the art has it, else drawn by code."""
+    real = art(code)
+    if real is not None:
+        return cv2.resize(real, (W, H), interpolation=cv2.INTER_AREA)
     img = np.full((H, W, 3), 255, np.uint8)
     face = (GREEN if code == "back" else IVORY)
     cv2.rectangle(img, (1, 1), (W - 2, H - 2), face, -1)
@@ -186,10 +227,11 @@ def tile_png(code: str, sideways: bool = False, doubt: bool = False) -> str:
     for the page's tappable tile pictures (a Markdown image in a pill)."""
     import base64
 
-    img = tile(code).copy()
+    real = art(code)
+    img = real.copy() if real is not None else cv2.resize(tile(code), (ART_W, ART_H), interpolation=cv2.INTER_CUBIC)
     if doubt:
-        cv2.circle(img, (W - 9, 9), 7, RED, -1, cv2.LINE_AA)
-        cv2.putText(img, "?", (W - 13, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+        cv2.circle(img, (ART_W - 16, 16), 14, RED, -1, cv2.LINE_AA)
+        cv2.putText(img, "?", (ART_W - 24, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 255, 255), 2, cv2.LINE_AA)
     if sideways:
         img = cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE)
     ok, png = cv2.imencode(".png", img)

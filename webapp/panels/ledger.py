@@ -10,7 +10,7 @@ import streamlit as st
 
 from ledger import LedgerBase, LedgerError, settle_up
 from ledger.access import Actor
-from scoring import RULESETS, event_net
+from scoring import RULESETS, event_net, is_draw
 
 from .. import access, situation_form
 from ..case import state_from_case
@@ -18,6 +18,7 @@ from ..editing import amount
 from ..evidence import seen_picture
 from ..i18n import LABELS
 from ..session import Tab, Table, label
+from ..tile_art import PER_ROW, hand_picture
 from . import Page
 from . import drawn as drawn_panel
 
@@ -134,6 +135,9 @@ def _what_was_seen(tbl: Table, ledger: LedgerBase, hand_id: int) -> None:
             ev, v = e["evidence"], versions.get(e["version"], {})
             who = access.named(v["by"]) if v.get("by") else ""
             st.markdown(f"**v{e['version']}** · {e['created']}" + (f" · {who}" if who else ""))
+            hand_tiles = _hand_tiles(v.get("cases"))
+            if hand_tiles is not None:
+                st.image(hand_tiles, caption=label("hand_as_tiles"))
             picture = seen_picture(ev)
             if picture is not None:
                 st.image(picture, caption=label("seen_photo"))
@@ -149,6 +153,17 @@ def _what_was_seen(tbl: Table, ledger: LedgerBase, hand_id: int) -> None:
             if v.get("cases"):
                 net = _net(v["cases"], v["results"])
                 st.write(", ".join(f"{tbl.names[i]} {n:+d}" for i, n in enumerate(net)))
+
+
+def _hand_tiles(cases: list[dict] | None) -> Any:
+    """A recorded version's winning hand as tile pictures (the last winner's, for several on one discard)."""
+    if not cases or is_draw(cases[-1]):
+        return None
+    try:
+        hand, _, _ = state_from_case(cases[-1])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return hand_picture(hand, PER_ROW)
 
 
 def _corrected(c: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from ..editing import amount
 from ..i18n import tile_label
 from ..score_view import show_result
 from ..session import label
+from ..tile_art import row_of, tile
 from . import Page
 
 
@@ -51,6 +52,8 @@ def render(page: Page) -> None:
                        label("tiles_from_ready"): d["tiles_from_ready"]} for d in draws[:12]])
         return
     st.success(label("ready").format(n=len(table["waits"])))
+    st.image(row_of([tile(w["tile"]) for w in table["waits"]], [False] * len(table["waits"])),
+             caption=" · ".join(tile_label(w["tile"]) for w in table["waits"]))  # the winning tiles as tiles
     for w in table["waits"]:
         by = w["best"]["by"]
         who = label("self_draw_word") if by == "self_draw" else tbl.names[int(by.split("_")[1])]
