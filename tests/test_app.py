@@ -74,7 +74,9 @@ def test_impossible_hand_is_a_friendly_message(app: AppTest):
 
 def test_unreadable_tiles_text_is_a_friendly_warning(app: AppTest):
     enter(app, "123x", "4p")
-    assert not app.exception and "cannot read" in app.warning[0].value
+    assert not app.exception and "cannot read" in app.error[0].value  # under the field it names
+    fields = next(e for e in app.expander if e.label == "Edit the tiles as text")
+    assert any("cannot read" in e.value for e in fields.error)
 
 
 def test_non_image_upload_is_refused_clearly(app: AppTest):

@@ -40,3 +40,20 @@ def test_a_chow_is_fed_only_from_where_the_ruleset_allows(at: AppTest) -> None:
     assert len(at.selectbox(key="meld0_from").options) == 1  # the left player only (RULES.md: chow from the left)
     at.selectbox(key="meld0_type").set_value("pung").run()
     assert len(at.selectbox(key="meld0_from").options) == 3  # a pung from anyone
+
+
+def test_the_engines_errors_are_in_the_players_words(at: AppTest) -> None:
+    """A chow fed by the wrong player: the page names the field as it is labelled and the players by name, never
+    ``hand.melds[0].from`` or a seat number."""
+    at.selectbox(key="ruleset").set_value("nanning-fan").run()
+    at.text_input(key="concealed_txt").input("123m 456s 99m 789s").run()
+    at.text_input(key="winning_txt").input("4p").run()
+    at.number_input(key="meld_count").set_value(1).run()
+    at.selectbox(key="meld0_type").set_value("chow").run()
+    at.text_input(key="meld0_tiles").input("234p").run()
+    tb = at.session_state["tab"]
+    tb.editor.hand.melds[0].feeder = "right"  # as a photo could read it
+    at.run()
+    said = " ".join(e.value for e in at.error)
+    assert "Fed by 1: a Chow can only be claimed from the left player (North), got South" in said, said
+    assert "hand.melds" not in said and "seat" not in said, said

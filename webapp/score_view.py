@@ -11,6 +11,7 @@ from scoring.rulesets.base import LIABILITY_TEXT
 
 from .editing import amount, pay_lines
 from .session import Table, label
+from .words import players_words
 
 
 def show_result(result: dict[str, Any], tbl: Table, after_total: Callable[[], None] | None = None) -> None:
@@ -19,7 +20,7 @@ def show_result(result: dict[str, Any], tbl: Table, after_total: Callable[[], No
     rules, lang, names = tbl.rules, tbl.lang, tbl.names
     if not result["valid"]:
         msg = rules.error_text(result["error"]).get(lang)
-        detail = result.get("message_zh") if lang == "zh" else result.get("message")
+        detail = result.get("message_zh") if lang == "zh" else players_words(str(result.get("message") or ""), tbl)
         st.error(f"{label('invalid')}: {msg}" + (f" — {detail}" if detail else ""))
         if after_total is not None:
             after_total()

@@ -60,6 +60,12 @@ def _parsed(tb: Tab, key: str, apply: Callable[[HandState, str], None]) -> None:
     tb.editor.change(hand, note=note if note and note["from"] != note["to"] else None)
 
 
+def _said(tb: Tab, key: str, where: Any) -> None:
+    """Why the text in field ``key`` cannot be read, right under the field (in the page's language)."""
+    if key in tb.field_errors:
+        where.error(in_lang(tb.field_errors[key], page_lang()))
+
+
 def hand_text(hand: HandState, key: str) -> str:
     """The part of the hand a field shows, as text (the corrections log's from and to)."""
     if key.startswith("meld"):
@@ -223,6 +229,7 @@ def _meld_fields(tb: Tab, fields: Any, rules: Ruleset, lang: str) -> None:
         _field(tb, f"meld{i}_tiles", compact(m.tiles))
         m2.text_input(f"{label('meld_tiles')} {i + 1}", key=f"meld{i}_tiles", placeholder="777p", on_change=_parsed,
                       args=(tb, f"meld{i}_tiles", _meld_setter(i, "tiles")))
+        _said(tb, f"meld{i}_tiles", m2)
         if m.type != "kong_concealed":
             # only the seats the ruleset lets feed this meld (a chow: the winner's left in nanning-fan); a seat
             # read from the photo that the ruleset forbids stays shown, so that the engine's reason makes sense
@@ -255,23 +262,27 @@ def render(page: Page) -> None:
                 st.image(crops)
     photo_view(tb, rules)
     _undo_row(page)
-    fields = st.expander(label("edit_as_text"), expanded=tb.photo is None or bool(tb.field_errors))
+    fields_open = tb.photo is None or bool(tb.field_errors)
+    fields = st.expander(label("edit_as_text"), expanded=fields_open)
     c1, c2 = fields.columns([3, 1])
     _field(tb, "concealed_txt", compact(hand.concealed))
     c1.text_input(label("concealed"), key="concealed_txt", placeholder="123m 456p 789s 11s 23m",
                   on_change=_parsed, args=(tb, "concealed_txt", _set_concealed))
+    _said(tb, "concealed_txt", c1)
     _field(tb, "winning_txt", hand.winning or "")
     c2.text_input(label("winning_tile"), key="winning_txt", placeholder="4m", on_change=_parsed,
                   args=(tb, "winning_txt", _set_winning))
+    _said(tb, "winning_txt", c2)
     if rules.allows_flowers:
         _field(tb, "flowers_txt", compact(hand.flowers))
         fields.text_input(label("flowers"), key="flowers_txt", placeholder="f1 f5 C", on_change=_parsed,
                       args=(tb, "flowers_txt", _set_flowers))
+        _said(tb, "flowers_txt", fields)
     if hand.set_aside:
         st.caption(f"{label('set_aside')}: {' '.join(hand.set_aside)}")
     st.session_state["meld_count"] = len(hand.melds)
     fields.number_input(label("meld_count"), min_value=0, max_value=4, step=1, key="meld_count", on_change=_meld_count,
                     args=(tb,))
     _meld_fields(tb, fields, rules, tbl.lang)
-    for why in tb.field_errors.values():
-        st.warning(f"{label('bad_hand')}: {in_lang(why, tbl.lang)}")
+    if tb.field_errors and not fields_open:  # folded away: say so where it shows
+        st.warning(label("bad_hand") + ": " + "; ".join(in_lang(w, tbl.lang) for w in tb.field_errors.values()))
