@@ -56,4 +56,6 @@ def test_the_engines_errors_are_in_the_players_words(at: AppTest) -> None:
     at.run()
     said = " ".join(e.value for e in at.error)
     assert "Fed by 1: a Chow can only be claimed from the left player (North), got South" in said, said
+    near = [e.value for e in at.error if "Fed by 1" in e.value]
+    assert len(near) == 2 and near[0].startswith("The hand can't be scored yet")  # under the hand, then the result
     assert "hand.melds" not in said and "seat" not in said, said

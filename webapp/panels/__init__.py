@@ -4,7 +4,7 @@ of one page view (``Page``) and asking the ruleset for what it has, never its na
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from ledger import LedgerBase
 from ledger.access import Action, Actor, Policy, allowed
@@ -31,6 +31,7 @@ class Page:
     problem: str | None = None
     actor: Actor | None = None
     policy: Policy = field(default_factory=Policy)
+    slots: dict[str, Any] = field(default_factory=dict)  # "hand", "context": where an engine error about them goes
 
     def may(self, action: Action) -> bool:
         """Whether this tab may do ``action`` on its table (a read-only ledger file takes no write)."""

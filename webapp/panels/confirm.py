@@ -261,6 +261,7 @@ def render(page: Page) -> None:
             with st.expander(label("your_tiles")):  # folded: the score comes first on a phone
                 st.image(crops)
     photo_view(tb, rules)
+    page.slots["hand"] = st.empty()  # the engine's reason, when it is about the hand, shows here (result panel)
     _undo_row(page)
     fields_open = tb.photo is None or bool(tb.field_errors)
     fields = st.expander(label("edit_as_text"), expanded=fields_open)

@@ -21,6 +21,7 @@ from ..evidence import of_tab
 from ..score_view import show_result
 from ..session import Tab, Table, label
 from ..state import HandState, LedgerChange, Situation
+from ..words import players_words
 from . import Page
 
 
@@ -117,7 +118,20 @@ def render(page: Page) -> None:
         st.caption(label("nothing_to_score"))
         _buttons(page, None, None)
     else:
+        _next_to_the_field(page, result)
         show_result(result, tbl, after_total=lambda: _buttons(page, case, result))
+
+
+def _next_to_the_field(page: Page, result: dict) -> None:
+    """An engine error about the hand or the situation, also said where that is entered (not only down here)."""
+    message = str(result.get("message") or "")
+    if result.get("valid") or result.get("error") != "invalid_input" or not message:
+        return
+    slot = page.slots.get(message.split(".", 1)[0]) if message.startswith(("hand.", "context.")) else None
+    if slot is not None:
+        said = result.get("message_zh") if page.hand.lang == "zh" and result.get("message_zh") else \
+            players_words(message, page.hand)
+        slot.error(f"{label('bad_hand')}: {said}")
 
 
 def _buttons(page: Page, case: dict | None, result: dict | None) -> None:

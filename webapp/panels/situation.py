@@ -44,6 +44,7 @@ def render(page: Page) -> None:
             ss["discarder"] = (sit.winner + 3) % 4  # the winner's left: the player who discards just before
         s3.selectbox(label("discarder"), others, key="discarder", format_func=seat)
         sit.discarder = int(ss["discarder"])
+    page.slots["context"] = st.empty()  # the engine's reason, when it is about the situation (result panel)
     field = rules.situation_field
     x1 = x2 = x3 = st.container(horizontal=True)  # flows into rows on a phone, no empty stacked columns
     labels = kong_labels(tb.editor.hand)
