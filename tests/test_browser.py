@@ -291,7 +291,8 @@ def test_a_hand_typed_in_at_phone_size(server: str, tmp_path: Path):
         field = wait.until(ec.element_to_be_clickable((By.XPATH, "//input[@aria-label="
                                                                   "'Concealed hand (without the winning tile)']")))
         field.send_keys("123m 456p 789s EE 23m", Keys.ENTER)
-        wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'The hand as read')]")))
+        wait.until(ec.presence_of_element_located((By.XPATH, "//*[@data-testid='stCaptionContainer']"
+                                                             "[contains(., 'winning tile')]")))
         wait.until(lambda d: d.find_element(By.XPATH, "//input[@aria-label='Winning tile']").is_enabled())
         win = driver.find_element(By.XPATH, "//input[@aria-label='Winning tile']")
         win.click()

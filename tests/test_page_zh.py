@@ -50,6 +50,7 @@ def english(at: AppTest, also_allowed: set[str]) -> list[tuple[str, str]]:
     """Words of two or more ASCII letters that are not tile codes, a format's name or the user's own input."""
     found = []
     for kind, text in shown_text(at):
+        text = re.sub(r":material/[a-z_]+:", "", text)  # an icon, not a word
         for word in re.findall(r"[A-Za-z0-9_]+", text):
             letters = re.sub(r"[^A-Za-z]", "", word)
             if len(letters) >= 2 and not TILE.match(word) and word not in ALLOWED | also_allowed:

@@ -201,6 +201,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "to_flowers": ("flowers", "花牌"),
     "to_meld": ("the last meld", "最後的副露"),
     "add_meld": ("Add a meld of this type", "加一組副露"),
+    "tiles_legend": (":material/pan_tool: hand · :material/star: winning tile · :material/link: meld (sideways: who "
+                     "fed it) · :material/local_florist: flowers",
+                     ":material/pan_tool: 手牌 · :material/star: 胡的牌 · :material/link: 副露（橫放：誰放的）· "
+                     ":material/local_florist: 花牌"),
     "hand_as_tiles": ("The hand as read: concealed, winning tile, melds (sideways: who fed it), flowers",
                       "識別的牌：手牌、胡的牌、副露（橫放的是誰放的）、花牌"),
     "your_tiles": ("The same tiles cut from your photo", "你照片中的同一些牌"),
@@ -285,6 +289,24 @@ def said_of(e: Exception) -> Said:
     """An input error as the page keeps it: its English, and its Chinese where the engine wrote one (else a
     general line: the page never shows English in Chinese mode)."""
     return Said(str(e), getattr(e, "zh", None) or LABELS["input_unreadable"][1])
+
+
+SUIT_NAMES = {"m": ("characters", "萬"), "p": ("dots", "筒"), "s": ("bamboo", "索")}
+ZH_DIGITS = "一二三四五六七八九"
+FACE_NAMES = {"E": ("East wind", "東風"), "S": ("South wind", "南風"), "W": ("West wind", "西風"),
+              "N": ("North wind", "北風"), "C": ("Red dragon", "紅中"), "F": ("Green dragon", "發財"),
+              "P": ("White dragon", "白板"), "f1": ("Spring", "春"), "f2": ("Summer", "夏"), "f3": ("Autumn", "秋"),
+              "f4": ("Winter", "冬"), "f5": ("Plum", "梅"), "f6": ("Orchid", "蘭"), "f7": ("Chrysanthemum", "菊"),
+              "f8": ("Bamboo flower", "竹"), "back": ("face down", "背面")}
+
+
+def tile_name(c: str, lang: str = "en") -> str:
+    """A tile's name as a screen reader says it ("5 dots", "五筒", "Red dragon", "紅中")."""
+    if len(c) == 2 and c[0].isdigit() and c[1] in SUIT_NAMES:
+        en, zh = SUIT_NAMES[c[1]]
+        return f"{ZH_DIGITS[int(c[0]) - 1]}{zh}" if lang == "zh" else f"{c[0]} {en}"
+    en, zh = FACE_NAMES.get(c, (c, c))
+    return zh if lang == "zh" else en
 
 
 def tile_label(c: str, lang: str = "en") -> str:

@@ -50,7 +50,8 @@ def art(code: str) -> np.ndarray | None:
 
 
 def _flower(code: str) -> np.ndarray | None:
-    """A flower (f1-f4, red) or season (f5-f8, green) on the set's front: its number and a five-petal flower."""
+    """A season (f1-f4 春夏秋冬, red) or flower (f5-f8 梅蘭菊竹, green) on the set's front: its number and a
+    five-petal flower."""
     front = cv2.imread(str(ART / "front.png"), cv2.IMREAD_COLOR)
     if front is None:
         return None

@@ -20,7 +20,7 @@ from vision.said import in_lang
 
 from .. import undo
 from ..editing import compact
-from ..i18n import said_of, tile_label
+from ..i18n import said_of, tile_label, tile_name
 from ..reading import (
     PICKABLE,
     codes_now,
@@ -134,7 +134,7 @@ def _other_faces(tb: Tab, rules: Ruleset, picked: int, codes: list[str], number:
             st.session_state["tap_tile"] = None
 
     def face(c: str) -> str:
-        return tile_label(c, lang) if c == "remove" else tile_md(c, tile_label(c, lang))
+        return tile_label(c, lang) if c == "remove" else tile_md(c, f"{tile_label(c, lang)}: {tile_name(c, lang)}")
 
     st.pills(label("alternatives").format(i=number), alts + ["remove"], key=f"alt{picked}", format_func=face,
              on_change=choose, args=(f"alt{picked}",))
@@ -179,11 +179,13 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
     sideways = reading.det.sideways
 
     def picture(i: int) -> str:  # the tile as the hand shows it, the group it starts marked by an icon
-        return icon.get(i, "") + tile_md(codes[i], f"#{number[i]} {tl(codes[i])}", bool(sideways[i]), i in doubt)
+        return icon.get(i, "") + tile_md(codes[i], f"#{number[i]} {tl(codes[i])}: {tile_name(codes[i], lang)}",
+                                         bool(sideways[i]), i in doubt)
 
     # the hand's tiles are what one taps to fix: a tap opens the tile's likeliest other faces and every face
     st.pills(label("tap_tile") + (" · " + label("uncertain").format(n=len(unsure)) if unsure else ""),
              order, key="tap_tile", format_func=picture)
+    st.caption(label("tiles_legend"))
     picked = st.session_state.get("tap_tile")
     if picked is not None and picked < len(codes):
         _other_faces(tb, rules, picked, codes, number.get(picked, picked))
@@ -253,7 +255,8 @@ def render(page: Page) -> None:
     as_read = tb.reading is not None and hand == hand_from_reading(tb.reading, tb.editor.fixes, rules)
     picture = None if as_read else hand_picture(hand, PER_ROW)
     if picture is not None:
-        st.image(picture, caption=label("hand_as_tiles"))
+        st.image(picture)
+        st.caption(label("tiles_legend"))  # the groups in table order, named by icon
     if tb.photo is not None and tb.reading is not None and tb.photo.clean is not None:
         crops = photo_crops(tb.photo.clean, tb.reading.det.xyxy, shown_groups(tb.reading),
                             (tb.photo.width, tb.photo.height), PER_ROW)

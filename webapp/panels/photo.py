@@ -9,7 +9,7 @@ from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import INDEX
 from vision.said import in_lang
 
-from ..i18n import tile_label
+from ..i18n import tile_label, tile_name
 from ..reading import PICKABLE, take_photo
 from ..session import Tab, label, page_lang
 from ..state import MeldState
@@ -111,8 +111,8 @@ def _capture(tb: Tab, rules: Ruleset, lang: str) -> None:
         st.radio(label("palette_to"), targets, key="palette_to", horizontal=True,
                  format_func=to_names.__getitem__)
         st.pills(label("palette"), [c for c in PICKABLE if INDEX[c] in rules.tile_kinds()], key="palette",
-                 format_func=lambda c: tile_md(c, tile_label(c, lang)), on_change=tap_tile, args=(tb, "palette_to"),
-                 label_visibility="collapsed")  # the faces as tile pictures
+                 format_func=lambda c: tile_md(c, f"{c}: {tile_name(c, lang)}"), on_change=tap_tile,
+                 args=(tb, "palette_to"), label_visibility="collapsed")  # the faces as tile pictures
         n1, n2 = st.columns(2)
         n1.selectbox(label("meld_type"), [m for m in MELD_TEXT if m != "chow" or rules.allows_chow],
                      key="new_meld_type", format_func=lambda m: MELD_TEXT[m].get(lang))
