@@ -68,4 +68,16 @@ def seen_picture(ev: Evidence) -> np.ndarray | None:
         cv2.rectangle(img, (x1, y1), (x2, y2), colour, thick)
         text = str(numbers[i] if i < len(numbers) else i + 1)
         cv2.putText(img, text, (x1 + 2, max(10, y1 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick, colour, thick)
-    return img[..., ::-1]
+    return _around(img, boxes)[..., ::-1]
+
+
+def _around(img: np.ndarray, boxes: list[list[float]]) -> np.ndarray:
+    """The picture cut to its tiles and the table around them (a margin of half their height), so that a phone
+    shows the tiles large; the whole picture where no box is kept."""
+    if not boxes:
+        return img
+    b = np.array(boxes, float)
+    x1, y1, x2, y2 = b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()
+    m = 0.5 * (y2 - y1) + 10
+    h, w = img.shape[:2]
+    return img[max(0, int(y1 - m)):min(h, int(y2 + m)), max(0, int(x1 - m)):min(w, int(x2 + m))]
