@@ -16,6 +16,16 @@ from vision.pipeline import Photo, Seen
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
+def opened(**query: str) -> AppTest:
+    """The page opened at a URL with ``query`` (on $MAHJONG_LEDGER), run once, with no exception."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception
+    return at
+
+
 @pytest.fixture
 def page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A page factory on one ledger; photos are 'read' as the detections given to ``shows``."""

@@ -6,13 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from ledger import Ledger
 from scoring import score_case
 from tests.helpers import case
-
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+from tests.page_fixture import opened
 
 
 @pytest.fixture
@@ -24,15 +22,6 @@ def playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ledger:
     c = case("nanning", "123m 456s 23p 99m 789s", "4p", winner=1, win_type="discard", discarder=3)
     led.record(c, score_case(c))
     return led
-
-
-def opened(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception
-    return at
 
 
 def test_an_old_link_asks_before_it_changes_a_playing_table(playing: Ledger) -> None:

@@ -14,7 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ledger import open_ledger
-from tests.test_app import APP, enter
+from tests.page_fixture import opened as phone
+from tests.test_app import enter
 from webapp.panels.share import qr
 
 HAND = ("123m 456m 789m 234m 5m", "5m")
@@ -25,15 +26,6 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     path = str(tmp_path / "ledger.sqlite3")
     monkeypatch.setenv("MAHJONG_LEDGER", path)
     return path
-
-
-def phone(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception
-    return at
 
 
 def shared(at: AppTest) -> tuple[str, str]:
