@@ -143,7 +143,7 @@ class LedgerBase(Sharing, Evidencing):
         """Save (part of) the table's set-up: ruleset, house rules, names, dealer, language, ``keep_photos``
         (False: new hands keep no photo, and the photos kept so far are erased)."""
         if "keep_photos" in values and not isinstance(values["keep_photos"], bool):
-            raise LedgerError("keep_photos: true or false")
+            raise ValueError("keep_photos: true or false")
         with self._tx(write=True) as db:
             who = self._authorise(db, "settings", by)
             for k, v in values.items():
@@ -234,6 +234,8 @@ class LedgerBase(Sharing, Evidencing):
 
     def update_event(self, hand_id: int, cases: list[dict[str, Any]], results: list[dict[str, Any]],
                      by: Actor | None = None, evidence: Evidence | None = None) -> None:
+        if evidence is not None:
+            evidence.checked()  # refused before anything is written
         net = net_of(cases, results)
         with self._tx(write=True) as db:
             who = self._authorise(db, "edit", by)

@@ -80,11 +80,11 @@ class Evidencing:
 
     def _keep_evidence(self, db: Any, hand_id: int, version: int, evidence: Evidence | None,
                        cases: list[dict[str, Any]], at: str) -> None:
-        """Inside a record's or an edit's transaction: this version's evidence (the photo only where the table
-        keeps photos), with what scored it."""
+        """Inside a record's or an edit's transaction: this version's evidence, checked by the caller before the
+        transaction (the photo only where the table keeps photos), with what scored it."""
         from scoring import ENGINE_VERSION
 
-        ev = (evidence or Evidence()).checked()
+        ev = evidence or Evidence()
         scored_by = {"ruleset": cases[0].get("ruleset"), "options": cases[0].get("options", {}),
                      "engine": ENGINE_VERSION}
         photo = ev.photo if ev.photo is not None and self._keeps_photos(db) else None

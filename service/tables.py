@@ -129,10 +129,10 @@ def table_state(here: At = Depends(at)) -> dict[str, Any]:  # noqa: B008
 def save_settings(settings: dict[str, Any] = Body(...), here: At = Depends(at)) -> Any:  # noqa: B008
     """Body: the keys to set (``ruleset``, ``options``, ``names``, ``dealer``, ``lang``, ``keep_photos``: false
     keeps no photo with new hands and erases those kept)."""
-    if "keep_photos" in settings and not isinstance(settings["keep_photos"], bool):
-        return JSONResponse({"valid": False, "error": "invalid_input", "message": "keep_photos: true or false"},
-                            status_code=422)
-    _ledger_call(here.led.save_settings, settings, by=here.by, missing=503)
+    try:
+        _ledger_call(here.led.save_settings, settings, by=here.by, missing=503)
+    except ValueError as e:  # a value the ledger cannot keep
+        return JSONResponse({"valid": False, "error": "invalid_input", "message": str(e)}, status_code=422)
     return {"table": here.table, "settings": here.led.settings()}
 
 

@@ -4,10 +4,14 @@ device"); on a shared one, the tab holds the token it got by sharing the table o
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
-from ledger import LedgerBase, LedgerError
+from ledger import AccessDenied, LedgerBase, LedgerError
 from ledger.access import LOCAL, Actor, Policy
+
+from .session import label, page_lang
 
 TOKENS = "table_tokens"  # session key: table name -> bearer token of this tab
 
@@ -49,10 +53,6 @@ def who(book: LedgerBase | None) -> tuple[Actor | None, Policy]:
 
 def said(e: LedgerError) -> str:
     """A ledger's refusal in the page's language (its own English words, or the page's Chinese line)."""
-    from ledger import AccessDenied
-
-    from .session import label, page_lang
-
     if isinstance(e, AccessDenied) and page_lang() == "zh":
         return label("not_allowed")
     return str(e)
@@ -60,10 +60,6 @@ def said(e: LedgerError) -> str:
 
 def named(by: str) -> str:
     """How the ledger names a writer ("this device", "owner", "player #7: Ann"), in the page's language."""
-    import re
-
-    from .session import label
-
     if by == LOCAL:
         return label("by_this_device")
     if by == "owner":

@@ -83,9 +83,6 @@ class Step:
     editing: int | None = None
     log: list[dict[str, Any]] = field(default_factory=list)  # the corrections made to the reading, kept as evidence
 
-    def copy(self) -> Step:
-        return Step(copy.deepcopy(self.hand), dict(self.fixes), self.photo, self.editing, list(self.log))
-
     def same(self, other: Step) -> bool:
         """The same step (the photo compared by identity: it holds images)."""
         return (self.hand, self.fixes, self.editing) == (other.hand, other.fixes, other.editing) and \
@@ -126,7 +123,7 @@ class Editor:
                    ([] if fresh else list(self.step.log)) + ([note] if note else []))
         if ledger is None and nxt.same(self.step):
             return
-        self.undo_stack.append((self.step.copy(), ledger))
+        self.undo_stack.append((self.step, ledger))  # nxt is a new step: the old one is never changed again
         self.redo_stack.clear()
         self.step = nxt
 

@@ -29,7 +29,7 @@ def _write(book: LedgerBase, change: LedgerChange, by: Actor | None, back: bool)
 
 def step(tb: Tab, book: LedgerBase | None, by: Actor | None, back: bool) -> None:
     """Undo (``back``) or redo one step of ``tb``, with its ledger write if it made one."""
-    change = tb.editor.pending_undo() if back else tb.editor.pending_redo()
+    change = _pending(tb, back)
     if change is not None:
         if book is None:
             tb.flash.append(("error", label("ledger_broken")))
@@ -50,6 +50,11 @@ def step(tb: Tab, book: LedgerBase | None, by: Actor | None, back: bool) -> None
         tb.field_errors = {}
 
 
+def _pending(tb: Tab, back: bool) -> LedgerChange | None:
+    """The ledger write this undo (``back``) or redo must take back or make again first."""
+    return tb.editor.pending_undo() if back else tb.editor.pending_redo()
+
+
 def needs_edit_right(tb: Tab, back: bool) -> bool:
     """Whether this undo (``back``) or redo writes to the ledger, which needs the right to edit hands."""
-    return (tb.editor.pending_undo() if back else tb.editor.pending_redo()) is not None
+    return _pending(tb, back) is not None

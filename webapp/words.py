@@ -22,7 +22,6 @@ def players_words(message: str, tbl: Table) -> str:
     for path, key in FIELDS.items():
         out = out.replace(path, label(key))
     out = re.sub(r"\bcontext\.([a-z_]+)", lambda m: m[1].replace("_", " "), out)
-    out = re.sub(r"\(seat (\d)\)", lambda m: f"({tbl.names[int(m[1])]})", out)
     out = re.sub(r"\bseat (\d)\b", lambda m: tbl.names[int(m[1])], out)
     for kind, text in MELD_TEXT.items():
         out = re.sub(rf"\b{kind}\b", text.get(tbl.lang), out)

@@ -115,20 +115,17 @@ def render(page: Page) -> None:
     watch(ledger, tb.seen_changes)
 
 
-def _what_was_seen(tbl: Table, ledger: LedgerBase, hand_id: int) -> None:
+def _what_was_seen(tbl: Table, ledger: LedgerBase, rec: Any, history: list[dict[str, Any]]) -> None:
     """A recorded hand's evidence, version by version: the photo as read with its boxes, the corrections made
     on the page, what scored it, and the score as it was (for a dispute the next day)."""
     try:
-        kept = ledger.evidence(hand_id)
-        rec = ledger.get(hand_id)
-        versions = {h["version"]: h for h in ledger.history(hand_id)}
+        kept = ledger.evidence(rec.id)
     except LedgerError as err:
         st.error(access.said(err))
         return
-    if rec is None:
-        return
+    versions = {h["version"]: h for h in history}
     versions[rec.version] = {"cases": rec.cases, "results": rec.results, "by": rec.by}
-    with st.expander(label("what_was_seen").format(id=hand_id)):
+    with st.expander(label("what_was_seen").format(id=rec.id)):
         if not kept:
             st.caption(label("no_evidence"))
         for e in kept:
@@ -227,8 +224,8 @@ def _hand_list(tb: Tab, tbl: Table, ledger: LedgerBase, hands: list[Any], writab
         c1.button(label("confirm_delete").format(id=tb.confirm_delete), key="ledger_delete_yes", type="primary",
                   on_click=delete, args=(tb, ledger, tb.confirm_delete, by))
         c2.button(label("cancel"), key="ledger_delete_no", on_click=lambda: setattr(tb, "confirm_delete", None))
-    _what_was_seen(tbl, ledger, pick)
     history = ledger.history(pick)
+    _what_was_seen(tbl, ledger, next(r for r in hands if r.id == pick), history)
     if history:
         with st.expander(label("history").format(id=pick, n=len(history))):
             for h in history:
