@@ -10,6 +10,7 @@ before and after rule-aware correction.
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import json
 import os
@@ -80,7 +81,7 @@ def truth_case(rng: random.Random, ruleset: str) -> tuple[dict[str, Any], int]:
     return hand, winner
 
 
-def partition(placed: list[PlacedTile], det: Detections, layout_groups: list[Any]) -> tuple[bool, int]:
+def partition(placed: list[Any], det: Detections, layout_groups: list[Any]) -> tuple[bool, int]:
     """Whether every true group was found as one predicted group (and nothing else joined it): every placed tile
     found, each true group's tiles in one predicted group, no other box in any group."""
     pairs = match(np.array([p.box for p in placed], np.float32), det.xyxy)
@@ -128,11 +129,15 @@ def composed_cases(bank: CropBank, n: int, seed: int, condition: str = "upright"
         yield k, ruleset, hand, winner, img, placed
 
 
-def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condition: str = "upright"
-             ) -> dict[str, Any]:
+def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None, condition: str = "upright",
+             cases: Iterator[tuple[int, str, dict[str, Any], int, np.ndarray, Any]] | None = None) -> dict[str, Any]:
     """Compose ``args.n`` winning hands (the same hands for every condition: one seed), apply the condition to
-    each photo and its true boxes, read, and count hands, groups and tiles right."""
+    each photo and its true boxes, read, and count hands, groups and tiles right. ``cases``: other composed
+    hands to read instead (``evaluation.held_out``), tiles with a code, a box and a group each."""
     w, h = (int(v) for v in args.size.split("x"))
+    if cases is None:
+        assert bank is not None
+        cases = composed_cases(bank, args.n, args.seed, condition, (w, h))
     stats = {"photos": 0, "tiles": 0, "tiles_right_before": 0, "tiles_right_after": 0, "groups_right": 0,
              "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
              "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0}
@@ -140,7 +145,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
     failures = []
     read_ms: list[float] = []
     t0 = time.time()
-    for k, ruleset, hand, winner, img, placed in composed_cases(bank, args.n, args.seed, condition, (w, h)):
+    for k, ruleset, hand, winner, img, placed in cases:
         if args.save:
             import cv2
 
@@ -207,6 +212,17 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank, condi
     }
 
 
+def settings(pairs: list[str]) -> list[tuple[str, Any]]:
+    """``NAME=VALUE`` strings as (name, Python value) pairs: numbers, True/False and None as such."""
+    out = []
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"{pair!r} is not NAME=VALUE")
+        out.append((name.strip(), ast.literal_eval(value.strip())))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m evaluation.hands", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -222,6 +238,8 @@ def main() -> None:
                     help="change one thing about every photo (evaluation/conditions.py: "
                          f"{', '.join(CONDITIONS)}; other players' tiles, evaluation/scenes.py: {', '.join(SCENES)}); "
                          "all, or several with commas: one row each")
+    ap.add_argument("--but", action="append", default=[], metavar="NAME=VALUE",
+                    help="change one reader setting (vision.reader.ReaderConfig.but), e.g. zoom_to=64; repeatable")
     args = ap.parse_args()
     if args.save:
         os.makedirs(args.save, exist_ok=True)
@@ -230,8 +248,13 @@ def main() -> None:
     unknown = [n for n in names if n not in known]
     if unknown:
         ap.error(f"unknown condition {', '.join(unknown)}; known: {', '.join(known)}, all")
-    reader = TileReader(args.models, threads=2, config=ReaderConfig().but(
-        repair=not args.no_repair, oriented=not args.no_oriented, deblur=not args.no_deblur))
+    try:
+        changed = dict(settings(args.but))
+        config = ReaderConfig().but(repair=not args.no_repair, oriented=not args.no_oriented,
+                                    deblur=not args.no_deblur, **changed)
+    except (TypeError, ValueError, SyntaxError) as e:
+        ap.error(f"--but: {e}")
+    reader = TileReader(args.models, threads=2, config=config)
     bank = CropBank.build(load_split("valid"), seed=args.seed)
     if len(names) == 1:
         print(json.dumps(evaluate(args, reader, bank, names[0]), indent=1, ensure_ascii=False))

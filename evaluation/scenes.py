@@ -52,8 +52,9 @@ class Scene:
             x2 <= t[0] or x1 >= t[2] or y2 <= t[1] or y1 >= t[3] for t in self.taken)
 
     def face(self, code: str, w: int, h: int) -> np.ndarray | None:
+        """A tile of ``code`` at w x h: a crop of the bank's (a held-out design's bank draws its own backs)."""
         if code == "back":
-            return render_back(w, h, self.rng)
+            return getattr(self.bank, "back", render_back)(w, h, self.rng)
         pool = self.bank.crops.get(code)
         if not pool:
             return None
@@ -167,7 +168,8 @@ def place_neighbours(img: np.ndarray, boxes: Boxes, codes: list[str], bank: Crop
         top = float(boxes[:, 1].min())
         y = top - rng.uniform(1.0, 2.5) * th - bh
         x = rng.uniform(float(boxes[:, 0].min()), max(float(boxes[:, 0].min()) + 1, float(boxes[:, 2].max()) - n * tw))
-        back = render_back(int(tw), bh, rng)
+        back = scene.face("back", int(tw), bh)
+        assert back is not None
         scene.paste_all([(back, x + k * int(tw), y) for k in range(n)])
     return scene.out if placed else None
 
@@ -216,7 +218,8 @@ def discards(img: np.ndarray, boxes: Boxes, codes: list[str], bank: CropBank, rn
         lowest = min([t[1] for t in scene.taken[len(boxes):]] + [floor])
         y = lowest - bh - rng.uniform(0.2, 0.8) * th
         x = rng.uniform(0, max(1.0, scene.out.shape[1] - n * bw))
-        back = render_back(bw, bh, rng)
+        back = scene.face("back", bw, bh)
+        assert back is not None
         scene.paste_all([(back, x + k * bw, y) for k in range(n)])
     return scene.out, boxes
 

@@ -110,3 +110,10 @@ def test_the_runtime_is_small_functions() -> None:
                 if lines > LONGEST:
                     long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)")
     assert long == []
+
+
+def test_the_evaluation_command_in_vision_is_imported_by_nothing() -> None:
+    """``vision.evaluate_hands`` is a command that runs the evaluation (``python -m``), not part of the reader."""
+    g = graph()
+    assert sorted(m for m, ts in g.items() if "vision.evaluate_hands" in ts) == []
+    assert "import evaluation" not in (ROOT / "vision" / "evaluate_hands.py").read_text()

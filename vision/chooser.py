@@ -7,6 +7,12 @@ readings whose tile count fits and that the rule-aware correction makes a legal 
 needs the fewest changes wins; ties go to the cuts through gaps wider than the hand's own, then to leaving out
 fewer tiles.
 The tiles left out are reported as on the table, with a warning that counts them.
+
+Where no reading of the rows the layout took is a legal win, the hand may be another row of the table: the
+layout takes the row of the largest tiles, and discards lying at a slant have larger boxes than the hand's
+tiles. Each other long row is then tried as the hand's (``choose_row``), as laid out and with end groups left
+out; of those that make a legal winning hand, the one with the fewest changes wins, then the row nearest the
+camera.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from scoring.tiles import CODES
 
 from .correction import Correction, correct
 from .detections import Detections
-from .layout import FLOWERS, Layout, along_rows, rows_of, split_groups, sub_layout
+from .layout import FLOWERS, Layout, along_rows, analyse, hand_rows, rows_of, split_groups, sub_layout
 from .said import Said
 
 MOST_PER_END = 2  # groups left out at most at each end of a row
@@ -28,6 +34,7 @@ MOST_TRIALS = 30  # readings corrected at most (each a rule-aware search)
 TRIAL_BUDGET = 500  # readings each search weighs (the reading as laid out is searched with 3000)
 MOST_ROWS_CUT = 3  # rows whose end groups are tried (the largest); the others are kept or left out whole
 MOST_CUTS = 4000  # ways of leaving groups out, at most
+MOST_ROWS = 6  # other rows tried as the hand's main row, at most (nearest the camera first)
 HAND_GAP = 0.8  # tile widths: a cut through a wider gap counts for it (another player's meld lies apart), one
 # through a narrower gap against it (the gaps between the hand's own groups)
 
@@ -126,3 +133,23 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
     trial.apart_warnings = layout.apart_warnings + [said]
     trial.warnings = trial.apart_warnings + trial.warnings
     return trial, found, more, []
+
+
+def choose_row(det: Detections, layout: Layout, rules: Ruleset
+               ) -> tuple[Layout, list[str], list[Correction], list[str]] | None:
+    """The layout, codes, corrections and warnings of the hand read around another long row of the table than
+    the one ``layout`` took (see the module's doc), or None where none makes a legal winning hand."""
+    taken = {t for g in layout.groups for t in g.tiles}
+    centre = along_rows(det).centers
+    rows = sorted((r for r in hand_rows(det) if not set(r) <= taken), key=lambda r: -float(centre[r, 1].mean()))
+    best = None
+    for rank, row in enumerate(rows[:MOST_ROWS]):
+        trial = analyse(det, rules, main=row)
+        if not fits(trial):
+            option = choose_hand(det, trial, rules)
+        else:
+            found, more, warn = correct(det, trial, rules, True, budget=TRIAL_BUDGET)
+            option = None if warn or "remove" in found else (trial, found, more, [])
+        if option is not None and (best is None or (changes(option[2]), rank) < best[0]):
+            best = ((changes(option[2]), rank), option)
+    return None if best is None else best[1]

@@ -191,12 +191,12 @@ FLOWERS_APART = 4.0  # and its flowers within this many
 NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
 
 
-def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS) -> list[int]:
+def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
     """Choose the hand on a table: of its rows of five or more tiles with about the largest tiles (nearest the
     camera; a wall of backs does not count), the longest; then the rows within two tile heights of it (rows of
     ``flower_codes`` within four), of the same tile size, overlapping it sideways. Every other tile (the
     discards, the walls, other players' melds) is not the hand. A photo with no row of five or more tiles is
-    left as is."""
+    left as is. ``main``: the hand's main row given (one of ``hand_rows``: the hand chooser tries each)."""
     if len(det) < 6:
         return []
     rows = rows_of(det)
@@ -211,13 +211,16 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS) -> list[i
 
     candidates = [r for r in rows if not wall(r)]
     long_rows = [r for r in candidates if len(r) >= 5]
-    if not long_rows:
+    if main is not None:
+        main = next((r for r in rows if set(r) == set(main)), main)
+    elif not long_rows:
         return []
-    # the hand lies nearest the camera, so its tiles are the largest: of the long rows with tiles of about the
-    # largest size (the walls and discards farther off are smaller), the longest, then the lowest
-    largest = max(float(np.median(short[r])) for r in long_rows)
-    main = max((r for r in long_rows if float(np.median(short[r])) >= NEAREST * largest),
-               key=lambda r: (len(r), float(centre[r, 1].mean())))
+    else:
+        # the hand lies nearest the camera, so its tiles are the largest: of the long rows with tiles of about the
+        # largest size (the walls and discards farther off are smaller), the longest, then the lowest
+        largest = max(float(np.median(short[r])) for r in long_rows)
+        main = max((r for r in long_rows if float(np.median(short[r])) >= NEAREST * largest),
+                   key=lambda r: (len(r), float(centre[r, 1].mean())))
     size, unit = float(np.median(short[main])), float(np.median(height[main]))
     x1, x2 = float(det.xyxy[main, 0].min()) - 6 * unit, float(det.xyxy[main, 2].max()) + 6 * unit
     hand = set(main)
@@ -234,15 +237,25 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS) -> list[i
     return [i for i in range(len(det)) if i not in hand]
 
 
-def analyse(det: Detections, rules: Ruleset | str = DEFAULT) -> Layout:
+def hand_rows(det: Detections) -> list[list[int]]:
+    """The rows that may be the hand's main row (``apart_from_hand``'s ``main``): rows of five or more tiles
+    that are no wall of backs, in the boxes' order along their rows (``along_rows``)."""
+    det = along_rows(det)
+    down = det.face_down
+    return [r for r in rows_of(det) if len(r) >= 5 and not (len(r) >= 6 and float(down[r].mean()) >= WALL_BACKS)]
+
+
+def analyse(det: Detections, rules: Ruleset | str = DEFAULT, main: list[int] | None = None) -> Layout:
     """Group detections into concealed hand, melds, flowers and winning tile (see module doc); tiles of
     another size (``apart_by_size``) and tiles away from the hand's rows (``apart_from_hand``: discards, walls)
-    are left out of every group, with a warning that says how many."""
+    are left out of every group, with a warning that says how many. ``main``: the hand's main row given (one of
+    ``hand_rows``); the rows that go with it are the hand, of its size whatever the rest of the table's."""
     rules = as_ruleset(rules)
     det = along_rows(det)  # rows at a slant (a photo turned in its plane): grouped along their own direction
-    by_size = apart_by_size(det)
+    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
+    by_size = apart_by_size(det) if main is None else []
     keep = np.setdiff1d(np.arange(len(det)), by_size)
-    away = [int(keep[i]) for i in apart_from_hand(det[keep], FLOWERS | {CODES[k] for k in rules.flower_kinds})]
+    away = [int(keep[i]) for i in apart_from_hand(det[keep], flower_codes, main)]
     apart = sorted(set(by_size) | set(away))
     if not apart:
         return _analyse(det, rules)

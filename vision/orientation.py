@@ -17,6 +17,8 @@ from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, rows_of
 
 EDGE_SIDE = 640  # pixels: the long side the edges' slant is measured at
 EDGE_BLUR = 1.5  # pixels (at EDGE_SIDE): the blur that leaves a tile's outline and takes off a mat's weave
+UPRIGHT_RUN = 5  # portrait boxes touching side by side in a row that show a hand as shot (not turned)
+TOUCHING = 0.3  # the widest gap between them, a share of a tile's width (a hand's tiles touch)
 
 
 def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float, float]:
@@ -57,6 +59,24 @@ def landscape(det: Detections, sure: float = 0.5, most: float = float("inf"), le
         return False
     ratio = float(np.median((xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)))
     return least < ratio <= most
+
+
+def upright_run(det: Detections, sure: float = 0.5) -> bool:
+    """Whether the finder is sure of ``UPRIGHT_RUN`` or more portrait boxes touching side by side in one row: a
+    hand's concealed tiles as shot, which a photo turned by a quarter cannot show (its tiles lie landscape, one
+    above another). The wall of backs and the discards around a hand can make the boxes landscape as a rule."""
+    w, h = det.sizes.T if len(det) else (np.zeros(0), np.zeros(0))
+    keep = det[(det.confidence >= sure) & (h > 1.1 * w)]
+    if len(keep) < UPRIGHT_RUN:
+        return False
+    for row in rows_of(keep):
+        run = 1
+        for a, b in zip(row, row[1:]):
+            gap = float(keep.xyxy[b, 0] - keep.xyxy[a, 2])
+            run = run + 1 if gap <= TOUCHING * float(keep.sizes[a, 0]) else 1
+            if run >= UPRIGHT_RUN:
+                return True
+    return False
 
 
 def upside_down(det: Detections) -> bool:

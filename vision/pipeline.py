@@ -13,7 +13,7 @@ from scoring import DEFAULT, Ruleset, as_ruleset
 from scoring.tiles import INDEX
 
 from .calibration import Calibration, shipped_calibration
-from .chooser import changes, choose_hand
+from .chooser import changes, choose_hand, choose_row
 from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
@@ -126,9 +126,14 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     if winning and len(det) and (warn or "remove" in codes):
         # no legal win as laid out, or only by dropping tiles: other players' tiles beside the hand? The groups
         # at the rows' ends left out make a legal win with fewer changes
+        laid_out = layout
         chosen = choose_hand(det, layout, rules)
         if chosen is not None and (warn or changes(chosen[2]) < changes(more)):
             layout, codes, more, warn = chosen
+        # no legal win, or only by changing tiles: the hand is maybe another row (discards at a slant look larger)
+        other = choose_row(det, laid_out, rules) if warn or changes(more) else None
+        if other is not None and (warn or changes(other[2]) < changes(more)):
+            layout, codes, more, warn = other
     corrections += more
     hand = to_hand(det, layout, winner, codes) if len(det) else None
     aside: list[str] = []
