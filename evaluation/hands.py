@@ -10,7 +10,6 @@ before and after rule-aware correction.
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
 import json
 import os
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from evaluation.conditions import CONDITIONS
-from evaluation.photos import match
+from evaluation.photos import match, settings
 from evaluation.scenes import SCENES
 from scoring import RULESETS
 from scoring.generate import random_case
@@ -210,17 +209,6 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
         "seconds": round(time.time() - t0, 1),
         "first_failures": failures,
     }
-
-
-def settings(pairs: list[str]) -> list[tuple[str, Any]]:
-    """``NAME=VALUE`` strings as (name, Python value) pairs: numbers, True/False and None as such."""
-    out = []
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"{pair!r} is not NAME=VALUE")
-        out.append((name.strip(), ast.literal_eval(value.strip())))
-    return out
 
 
 def main() -> None:

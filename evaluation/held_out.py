@@ -39,7 +39,8 @@ import cv2
 import numpy as np
 
 from evaluation.conditions import blur, dim, pitch, quarter, rotate, warm
-from evaluation.hands import evaluate, settings, table_groups, truth_case
+from evaluation.hands import evaluate, table_groups, truth_case
+from evaluation.photos import settings
 from evaluation.scenes import SCENES
 from scoring import RULESETS
 from scoring.tiles import CODES

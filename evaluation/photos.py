@@ -11,10 +11,12 @@ tile set (e.g. with --models DIR holding a classifier that never saw it: trainin
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -170,6 +172,17 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     }
 
 
+def settings(pairs: list[str]) -> list[tuple[str, Any]]:
+    """``NAME=VALUE`` strings as (name, Python value) pairs: numbers, True/False and None as such."""
+    out = []
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"{pair!r} is not NAME=VALUE")
+        out.append((name.strip(), ast.literal_eval(value.strip())))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m evaluation.photos", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -197,8 +210,15 @@ def main() -> None:
                     help="only the photos of this tile set (the shared photos' names tell the sets apart)")
     ap.add_argument("--condition", default="upright", choices=list(CONDITIONS),
                     help="change every photo and its labels one way (evaluation/conditions.py), e.g. rot45")
+    ap.add_argument("--but", action="append", default=[], metavar="NAME=VALUE",
+                    help="change one reader setting (vision.reader.ReaderConfig.but), e.g. zoom_to=64; repeatable")
     args = ap.parse_args()
-    config = ReaderConfig().but(repair=not args.no_repair, not_tile_above=args.not_tile_above,
+    try:
+        changed = dict(settings(args.but))
+        ReaderConfig().but(**changed)
+    except (TypeError, ValueError, SyntaxError) as e:
+        ap.error(f"--but: {e}")
+    config = ReaderConfig().but(**changed).but(repair=not args.no_repair, not_tile_above=args.not_tile_above,
                                 oriented=not args.no_oriented, deblur=not args.no_deblur)
     if args.no_level:
         config = config.but(level_photo_from=0.0)

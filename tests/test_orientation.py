@@ -337,3 +337,23 @@ def test_a_hand_turned_steeply_in_the_plane_is_read_levelled(condition: str, num
     assert any("slant" in w for w in r.warnings)
     unlevelled = TileReader(config=ReaderConfig().but(level_photo_from=0.0))
     assert normal(read_image(img, unlevelled, ruleset, True, winner).hand) != normal(hand)
+
+
+def test_a_run_of_upright_tiles_keeps_a_photo_upright_among_a_wall_and_discards() -> None:
+    """A table with a wall of 14 backs (landscape, seen edge-on) and discards: its boxes are landscape as a rule,
+    yet the hand's touching upright tiles say the photo is as shot (two of ten discards photos at seed 0 were
+    read turned by a quarter before); a hand turned by a quarter has no such run."""
+    from vision.orientation import upright_run
+
+    wall = [(100 + 60 * k, 50, 160 + 60 * k, 90) for k in range(14)]
+    discards = [(300, 200, 360, 250), (420, 190, 470, 245), (520, 210, 580, 262)]
+    hand = [(100 + 41 * k, 400, 140 + 41 * k, 456) for k in range(7)]
+    det = Detections(np.array(wall + discards + hand, np.float32), np.ones(24, np.float32))
+    assert upright_run(det)
+    assert not upright_run(det[np.arange(17)])  # the wall and the discards alone
+    turned = Detections(np.array([(400, 100 + 41 * k, 456, 140 + 41 * k) for k in range(7)], np.float32),
+                        np.ones(7, np.float32))
+    assert not upright_run(turned)
+    apart = Detections(np.array([(100 + 60 * k, 400, 140 + 60 * k, 456) for k in range(7)], np.float32),
+                       np.ones(7, np.float32))
+    assert not upright_run(apart)  # upright boxes that do not touch: loose tiles, not a hand's row

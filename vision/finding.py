@@ -10,7 +10,7 @@ import numpy as np
 
 from .blur import blurred, sharpened
 from .crops import SQUAT, side_by_side
-from .detections import Detections, box_areas, intersections
+from .detections import Detections, box_areas, intersections, squashed
 from .finder import SURE, Finder, confident_mass
 from .geometry import ROW_ANGLE_MAX, ROW_ANGLE_MIN, rows_across, turn_boxes, turn_image, turned_shape
 from .glare import take_off, veil_map
@@ -28,8 +28,9 @@ WEAK_FIRST_PASS = 8  # sure boxes: a first pass with fewer (and no rows) has the
 EDGE_SLANT_MATCH = 10.0  # degrees: rows steeper than ROW_ANGLE_MAX count when the edges' slant is this close
 EDGE_AGREEMENT = 0.15  # how well the edges must agree on a slant (a hand's tiles give 0.2-0.6)
 SQUARISH = 1.15  # the widest median box taken for tiles tilted in the photo's plane rather than turned by a quarter
-CLOSE_UP = 60.0  # input pixels across a tile (its narrow side) from which the first pass is read again halved
+CLOSE_UP = 80.0  # input pixels along a tile (its long side) from which the first pass is read again halved
 INSIDE = 0.7  # the share of a box's area inside a larger box from which it is a part of that box's tile
+PART = 0.45  # the largest part of a tile, a share of its box's area (a bamboo tile's column of sticks: a third)
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,10 @@ class SearchConfig:
     (0: never); ``photo_turn``: a photo of landscape tiles is read turned by a quarter; ``turn_zoom``: that read is
     the zoomed pass over the turned photo; ``zoom_after_retry``: an unsure photo no squashing helped is read
     enlarged too; ``repair``: tiles cut in two joined, phantoms dropped; ``deglare``: read with the glare veil taken
-    off; ``deblur``: a blurred photo the finder is unsure of is read sharpened too; ``halve_within``: the working
-    copy is the photo halved when that lands within this share of its size (``downscale``; 0: always resampled);
-    ``close_up``: a close-up's tiles read as parts are made whole (``Search.close_up``, ``repair.join_parts``)."""
+    off; ``deblur``: a blurred photo the finder is unsure of is read sharpened too; ``blurred_linear``: the
+    working copy is shrunk by a blur and bilinear resampling rather than area averaging (``downscale``);
+    ``close_up``: a close-up's tiles read as parts are made whole (``Search.is_close_up``: a pass at half
+    the size, ``whole_tiles``, and ``repair.join_parts``); other photos never."""
 
     retry_below: float = 0.6
     photo_turn: bool = True
@@ -49,7 +51,7 @@ class SearchConfig:
     repair: bool = True
     deglare: bool = True
     deblur: bool = True
-    halve_within: float = 0.0
+    blurred_linear: bool = False
     close_up: bool = True
 
 
@@ -65,23 +67,21 @@ class Found:
     slant: float | None = None
 
 
-def downscale(img: np.ndarray, max_side: float, halve_within: float = 0.0) -> np.ndarray:
+def downscale(img: np.ndarray, max_side: float, blurred_linear: bool = False) -> np.ndarray:
     """A copy no larger than max_side on its long side (Gaussian halving, then area averaging); small photos as is.
-    With ``halve_within``, a halving that lands within that share of max_side is the copy, with no resampling
-    after it (a 2016-px photo gives 1008 px for 1248: 1 ms instead of 12). (A light blur and bilinear resampling
-    is 4x faster for the last step, but read 3 fewer of 480 turned hands right: the reader keeps area averaging.)"""
+    ``blurred_linear``: the last step a Gaussian blur matched to the shrink and bilinear resampling instead (a
+    2016-px photo to 1248: about 4 ms instead of 12)."""
     h, w = img.shape[:2]
     if max(h, w) <= max_side:
         return img
     src = img
     while max(src.shape[:2]) >= 2 * max_side:
         src = cv2.pyrDown(src)
-    if max(src.shape[:2]) > max_side and halve_within and max(src.shape[:2]) / 2 >= halve_within * max_side:
-        return cv2.pyrDown(src)
-    if max(src.shape[:2]) <= max_side:
-        return src
-    r = max_side / max(h, w)
-    return cv2.resize(src, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
+    r = max_side / max(src.shape[:2])
+    size = (max(1, round(w * max_side / max(h, w))), max(1, round(h * max_side / max(h, w))))
+    if blurred_linear:
+        return cv2.resize(cv2.GaussianBlur(src, (0, 0), 0.5 * (1 / r - 1) + 0.3), size, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(src, size, interpolation=cv2.INTER_AREA)
 
 
 def steep_rows_agree(img: np.ndarray, xyxy: np.ndarray, slant: float) -> bool:
@@ -118,12 +118,14 @@ def first_pass_slant(small: np.ndarray, best: Detections, slant_from: float) -> 
 
 def whole_tiles(det: Detections, halved: Detections) -> Detections:
     """The first pass with each tile it cut into parts made whole: a sure box of the halved reading that holds two
-    or more first-pass boxes (each ``INSIDE`` it or more) replaces them (a close-up's bamboo groups, dots and
-    characters read as tiles of their own); every other first-pass box stays."""
+    or more first-pass boxes (each ``INSIDE`` it or more, and at most ``PART`` of it) replaces them (a close-up's
+    bamboo groups, dots and characters read as tiles of their own); every other first-pass box stays."""
     sure = halved[halved.confidence >= SURE]
     if not len(det) or not len(sure):
         return det
-    inside = intersections(det.xyxy, sure.xyxy) >= INSIDE * np.maximum(box_areas(det.xyxy), 1e-6)[:, None]
+    area = np.maximum(box_areas(det.xyxy), 1e-6)[:, None]
+    # (a part is well inside the whole and at most PART of it: two whole tiles of a loose pile are not merged)
+    inside = (intersections(det.xyxy, sure.xyxy) >= INSIDE * area) & (area <= PART * box_areas(sure.xyxy)[None])
     holds = inside.sum(0) >= 2
     if not holds.any():
         return det
@@ -156,7 +158,7 @@ class Search:
         """The finder's working copy of a photo (at most ``zoom.work_side`` long), with the glare veil taken off
         (tiles under a highlight get their edges back) and sharpened when ``sharp``; and the veil (the same map
         serves the photo: it is smooth)."""
-        small = downscale(img, self.zoom.work_side(), self.config.halve_within)
+        small = downscale(img, self.zoom.work_side(), self.config.blurred_linear)
         veil = veil_map(small) if self.config.deglare else None
         small = take_off(small, veil)
         return (sharpened(small) if sharp else small), veil
@@ -177,7 +179,9 @@ class Search:
         first_scale = None if first_size == 1.0 or not self.finder.stride else \
             first_size * self.finder.imgsz / max(small.shape[:2])
         best = self.finder.find(small, 1.0, 1.0, first_scale)
-        best = self.close_up(small, best, first_scale) if self.config.close_up else best
+        close = self.config.close_up and self.is_close_up(small, best, first_scale)
+        if close:  # a close-up: tiles the first pass cut into parts made whole by a pass at half the size
+            best = whole_tiles(best, self.finder.find(small, 1.0, 1.0, self.input_scale(small, first_scale) / 2))
         slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
         if slant:
             best = from_copy(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
@@ -192,20 +196,23 @@ class Search:
             best = self.enlarged(small, best)
         best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
-        best = join_parts(best) if self.config.close_up else best
+        best = join_parts(best) if close else best
         best.xyxy = turn_boxes(best.xyxy, shape, -k)  # back in the photo's own pixels
         best.sharpened = bool(sharp)
         return Found(best, k, veil)
 
-    def close_up(self, small: np.ndarray, best: Detections, first_scale: float | None) -> Detections:
-        """Where the first pass saw tiles larger than ``CLOSE_UP`` input pixels across (a close-up: the finder
-        learnt tiles of 20-60), the photo read again at half the size, and the tiles the first pass cut into
-        parts made whole (``whole_tiles``); other photos as they are, at no cost."""
+    def input_scale(self, small: np.ndarray, first_scale: float | None) -> float:
+        """The first pass's input pixels per pixel of ``small``."""
+        return first_scale or self.finder.imgsz / max(small.shape[:2])
+
+    def is_close_up(self, small: np.ndarray, best: Detections, first_scale: float | None) -> bool:
+        """Whether the first pass saw the tiles longer than ``CLOSE_UP`` input pixels (a close-up: the finder
+        learnt tiles of 20-60 across, and reads a larger one's groups of sticks or dots as tiles of their own; the
+        long side, since those parts are as tall as the tile)."""
         sure = best[best.confidence >= SURE]
-        scale = first_scale or self.finder.imgsz / max(small.shape[:2])
-        if not len(sure) or float(np.median(sure.sizes.min(1))) * scale < CLOSE_UP:
-            return best
-        return whole_tiles(best, self.finder.find(small, 1.0, 1.0, scale / 2))
+        if not len(sure) or squashed(best.xyxy):  # (a photo stretched to a square: its tiles are all slivers)
+            return False
+        return float(np.median(sure.sizes.max(1))) * self.input_scale(small, first_scale) >= CLOSE_UP
 
     def deblurred(self, small: np.ndarray, best: Detections, first_scale: float | None
                   ) -> tuple[np.ndarray, Detections, bool]:

@@ -33,6 +33,7 @@ class ZoomConfig:
     zoom_area: float = 2.0
     zoom_small: float = 2.0
     zoom_adds: bool = True
+    zoom_margin: float = 1.5
     level_from: float = 12.0
 
 
@@ -85,7 +86,7 @@ class Zoom:
         """Read the tiles' region again, enlarged, when the tiles were small in the first pass; None when it
         was not read again (tiles large enough, no detail to give) or the enlarged pass went wrong. The region
         holds the first pass's boxes scored ``reach`` or more (its size and count come from the sure ones), and
-        ``along`` tiles more at the ends of its rows (1.5 tiles above and below)."""
+        ``along`` tiles more at the ends of its rows (``zoom_margin`` tiles above and below)."""
         sure = det[det.confidence >= SURE]
         if len(sure) < ZOOM_MIN_SURE:
             return None
@@ -95,8 +96,9 @@ class Zoom:
         if tile * first >= self.config.zoom_below:
             return None
         held = det.xyxy[det.confidence >= min(reach, SURE)]
-        x1, y1 = int(max(held[:, 0].min() - along * tile, 0)), int(max(held[:, 1].min() - 1.5 * tile, 0))
-        x2, y2 = int(min(held[:, 2].max() + along * tile, w)), int(min(held[:, 3].max() + 1.5 * tile, h))
+        up = self.config.zoom_margin * tile
+        x1, y1 = int(max(held[:, 0].min() - along * tile, 0)), int(max(held[:, 1].min() - up, 0))
+        x2, y2 = int(min(held[:, 2].max() + along * tile, w)), int(min(held[:, 3].max() + up, h))
         scale = self._scale(small, sure, tile, float((x2 - x1) * (y2 - y1)))
         if scale < 2 * first:  # not worth a second pass (or the photo has no more detail to give)
             return None
