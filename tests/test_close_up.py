@@ -9,7 +9,7 @@ from evaluation.held_out import TileSet, lit, load_design, paste, table
 from vision.detections import Detections
 from vision.pipeline import read_image
 from vision.reader import ReaderConfig, TileReader
-from vision.repair import join_parts
+from vision.repair import join_parts, mend_tiles
 
 
 def close_up(codes: list[str], share: float, seed: int) -> np.ndarray:
@@ -55,3 +55,27 @@ def test_a_close_up_reads_each_tile_once(reader: TileReader, codes: list[str], s
     assert len(seen.det) == len(codes)
     without = read_image(img, TileReader(threads=2, config=ReaderConfig().but(close_up=False)), "nanning", False, 0)
     assert len(without.det) > len(seen.det)
+
+
+def _hand_row(n: int = 6, x0: float = 0.0) -> list[list[float]]:
+    return [[x0 + 41 * k, 0, x0 + 41 * k + 40, 56] for k in range(n)]
+
+
+def test_a_tile_read_as_its_groups_of_sticks_is_one_box_again() -> None:
+    """A nine of bamboo of a design the finder never saw, read as six small boxes (its groups of sticks), in a row
+    of whole tiles: one box the tile's size; a part inside a whole tile's box is dropped."""
+    parts = [[250 + 20 * c, 2 + 18 * r, 250 + 20 * c + 18, 2 + 18 * r + 16] for r in range(3) for c in range(2)]
+    inside = [[5, 10, 20, 25]]  # within the first whole tile
+    det = Detections(np.float32(_hand_row() + parts + inside), np.float32([0.9] * 6 + [0.5] * 6 + [0.8]))
+    out = mend_tiles(det)
+    assert len(out) == 7
+    assert out.xyxy[-1].tolist() == [250, 2, 288, 54] and out.confidence[-1] == pytest.approx(0.5)
+
+
+def test_two_tiles_read_as_one_box_are_split_only_in_a_hand_laid_out() -> None:
+    double = [[300, 0, 380, 56]]
+    laid = mend_tiles(Detections(np.float32(_hand_row() + [[246, 0, 286, 56]] + double), np.ones(8, np.float32)))
+    assert len(laid) == 9 and sorted(laid.xyxy[-2:, 0].tolist()) == [300, 340]
+    # loose tiles apart (no five whole tiles touching): a box that wide may be a sideways tile seen askew
+    loose = [[60 * k, 0, 60 * k + 40, 56] for k in range(4)]
+    assert len(mend_tiles(Detections(np.float32(loose + double), np.ones(5, np.float32)))) == 5

@@ -10,6 +10,14 @@
   its 萬, each boxed as a tile far too narrow for its height. Two or more such slivers side by side, as tall as
   each other, that together make a tile's shape become one box, whatever the row's other tiles.
 
+* A tile of a design the finder never saw, read as parts or two tiles read as one (``mend_tiles``): three or
+  more narrow boxes of a tile's height side by side that together make one tile wide, a cluster of small boxes
+  (a nine of bamboo's groups of sticks) that together make one tile's size, become one box, and such a part
+  inside a whole tile's box is dropped; in a row laid out as a hand (``HAND_RUN`` whole tiles touching), a box
+  two tiles wide and a whole tile tall (two bamboo tiles drawn edge to edge) becomes two. A meld's sideways tile
+  is about 1.4 tiles wide and a third less tall; in a loose pile one seen askew can be as wide, so piles are not
+  split.
+
 Only rows with at least three upright tiles are repaired (their median width is the measure); sideways tiles
 are wider, never narrower, so they are not affected.
 """
@@ -18,21 +26,123 @@ from __future__ import annotations
 
 import numpy as np
 
-from .detections import Detections
+from .detections import Detections, box_areas, intersections
 from .layout import rows_of
 
 NARROW = 0.75  # a box narrower than this share of its row's upright tiles is suspect
 ROOM = 1.0  # a phantom's neighbours leave less than this many tile widths between them
 MIN_UPRIGHT = 3
+HAND_RUN = 5  # whole upright tiles touching side by side that make a row a hand laid out
 SLIVER = 0.5  # a box narrower than this share of its own height is no whole tile (tiles are 0.6-0.85)
 TILE_SHAPE = (0.55, 0.95)  # width over height of slivers joined into one upright tile
 SLIVER_GAP = 0.35  # the widest gap (share of the height) between slivers of one tile: a part may go unseen
+
+
+def _measures(det: Detections, row: list[int]) -> tuple[float, float] | None:
+    """A row's tile width and height: of its full-height upright boxes (at least ``MIN_UPRIGHT``), else None."""
+    w, h = det.sizes[row, 0], det.sizes[row, 1]
+    height = float(np.median(h[h >= 0.7 * h.max()]))
+    full = (w < h) & (h >= 0.8 * height) & (w >= NARROW * float(np.median(w[h >= 0.8 * height])))
+    return (float(np.median(w[full])), height) if full.sum() >= MIN_UPRIGHT else None
+
+
+def _mended_row(det: Detections, row: list[int], unit: float, height: float) -> list[tuple[list[int], list[float]]]:
+    """One row's mends: (the boxes replaced, the new box or none) for runs of narrow parts, clusters of small
+    parts, parts inside whole tiles and boxes two tiles wide (see ``mend_tiles``)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    out: list[tuple[list[int], list[float]]] = []
+    narrow = [i for i in row if h[i] >= 0.8 * height and w[i] < NARROW * unit]
+    run: list[int] = []
+    for i in narrow + [-1]:  # runs of three or more, one tile wide together
+        if i >= 0 and run and x1[i] - x2[run[-1]] <= 0.15 * unit and x2[i] - x1[run[0]] <= 1.25 * unit:
+            run.append(i)
+            continue
+        if len(run) >= 3 and x2[run[-1]] - x1[run[0]] >= 0.8 * unit:
+            out.append((run, [x1[run].min(), y1[run].min(), x2[run].max(), y2[run].max()]))
+        run = [i] if i >= 0 else []
+    small = [i for i in row if w[i] < 0.6 * unit and h[i] < 0.6 * height]
+    whole = np.array([i for i in row if w[i] >= 0.75 * unit and h[i] >= 0.8 * height], int)
+    if len(whole):  # a part inside a whole tile's box: dropped, whatever its score
+        inside = intersections(det.xyxy[small], det.xyxy[whole]).max(1) >= 0.8 * box_areas(det.xyxy[small]) \
+            if small else np.zeros(0, bool)
+        out += [([i], []) for i, k in zip(small, inside) if k]
+        small = [i for i, k in zip(small, inside) if not k]
+    seen: set[int] = set()
+    for i in small:  # clusters of small parts touching each other, one tile in size together
+        if i in seen:
+            continue
+        cluster, todo = [i], [i]
+        while todo:
+            a = todo.pop()
+            for b in small:
+                if b not in cluster and x1[b] <= x2[a] + 0.1 * unit and x1[a] <= x2[b] + 0.1 * unit \
+                        and y1[b] <= y2[a] + 0.1 * unit and y1[a] <= y2[b] + 0.1 * unit:
+                    cluster.append(b)
+                    todo.append(b)
+        seen.update(cluster)
+        cw, ch = x2[cluster].max() - x1[cluster].min(), y2[cluster].max() - y1[cluster].min()
+        if len(cluster) >= 2 and 0.75 * unit <= cw <= 1.3 * unit and 0.75 * height <= ch <= 1.3 * height:
+            out.append((cluster, [x1[cluster].min(), y1[cluster].min(), x2[cluster].max(), y2[cluster].max()]))
+    if _laid_out(det, row, unit, height):
+        for i in row:  # two tiles read as one box, in a row laid out as a hand
+            if 1.75 * unit <= w[i] <= 2.3 * unit and h[i] >= 0.85 * height:
+                mid = (x1[i] + x2[i]) / 2
+                out.append(([i], [x1[i], y1[i], mid, y2[i], mid, y1[i], x2[i], y2[i]]))
+    return out
+
+
+def _laid_out(det: Detections, row: list[int], unit: float, height: float) -> bool:
+    """Whether a row holds ``HAND_RUN`` or more whole upright tiles touching side by side (a hand laid out, not a
+    loose pile, where a sideways tile seen askew is as wide as two)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    run, last = 0, None
+    for i in sorted(row, key=lambda i: x1[i]):
+        whole = 0.75 * unit <= x2[i] - x1[i] <= 1.25 * unit and y2[i] - y1[i] >= 0.8 * height
+        touching = last is not None and x1[i] - x2[last] <= 0.3 * unit
+        run = (run + 1 if touching else 1) if whole else 0
+        last = i if whole else None
+        if run >= HAND_RUN:
+            return True
+    return False
+
+
+def mend_tiles(det: Detections) -> Detections:
+    """The boxes with tiles read as parts joined or dropped and two tiles read as one split, row by row (see the
+    module doc); every other box as it is. A new box keeps the surest part's score and back score."""
+    mends = [m for row in rows_of(det) if (size := _measures(det, row)) is not None
+             for m in _mended_row(det, row, *size)]
+    taken: set[int] = set()
+    disjoint = []
+    for m in mends:  # (a part of two mends: the first one)
+        if not taken & set(m[0]):
+            taken.update(m[0])
+            disjoint.append(m)
+    mends = disjoint
+    if not mends:
+        return det
+    replaced = {i for parts, _ in mends for i in parts}
+    keep = [i for i in range(len(det)) if i not in replaced]
+    boxes, conf = [det.xyxy[i] for i in keep], [float(det.confidence[i]) for i in keep]
+    back = [float(det.back_score[i]) for i in keep] if det.back_score is not None else None
+    for parts, new in mends:
+        surest = max(parts, key=lambda i: float(det.confidence[i]))
+        for k in range(0, len(new), 4):
+            boxes.append(np.array(new[k:k + 4], np.float32))
+            conf.append(float(det.confidence[surest]))
+            if back is not None and det.back_score is not None:
+                back.append(float(det.back_score[surest]))
+    out = Detections(np.array(boxes, np.float32).reshape(-1, 4), np.array(conf, np.float32))
+    if back is not None:
+        out.back_score = np.array(back, np.float32)
+    return out
 
 
 def repair_rows(det: Detections) -> Detections:
     """The boxes with split tiles joined and phantoms in gaps dropped (see module doc); others untouched."""
     if len(det) < MIN_UPRIGHT:
         return det
+    det = mend_tiles(det)
     xyxy = det.xyxy.copy()
     conf = det.confidence.copy()
     drop: set[int] = set()
