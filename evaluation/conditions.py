@@ -162,6 +162,57 @@ def jpeg(quality: int) -> Callable:
     return apply
 
 
+def tile_width(boxes: Boxes) -> float:
+    """The hand's tile width in pixels: the median of the narrower side of its boxes."""
+    return float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+
+
+def encoded(img: np.ndarray, quality: int) -> np.ndarray:
+    """The photo encoded as a JPEG of ``quality`` and decoded again."""
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def motion_blur(img: np.ndarray, length: float, angle: float) -> np.ndarray:
+    """Linear motion blur of ``length`` pixels along ``angle`` degrees."""
+    n = max(3, int(np.ceil(length)) | 1)
+    kernel = np.zeros((n, n), np.float32)
+    c = n // 2
+    dx, dy = np.cos(np.radians(angle)) * length / 2, np.sin(np.radians(angle)) * length / 2
+    cv2.line(kernel, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1,
+             cv2.LINE_AA)
+    return cv2.filter2D(img, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
+def motion_of(share: tuple[float, float]) -> Callable:
+    """Motion blur of ``share`` (a range) of a tile width, in a random direction."""
+    def apply(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+        length = rng.uniform(*share) * tile_width(boxes)
+        return motion_blur(img, length, rng.uniform(0, 180)), boxes
+    return apply
+
+
+def glare_spot(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+    """An additive glare spot, peak +230, sigma 0.9 tile widths, centred on one tile of the hand."""
+    b = boxes[int(rng.integers(len(boxes)))]
+    cx, cy = rng.uniform(b[0], b[2]), rng.uniform(b[1], b[3])
+    sigma = 0.9 * tile_width(boxes)
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = 230.0 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma ** 2))
+    return np.clip(img.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8), boxes
+
+
+def handheld(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
+    """A handheld phone: tilted 20-35 degrees, turned +-8 degrees in the plane, motion blur 5-8 % of a tile
+    width, dim light or tungsten, JPEG 70."""
+    img, boxes = pitch(float(rng.uniform(20, 35)))(img, boxes, rng)
+    img, boxes = rotate(float(rng.uniform(-8, 8)))(img, boxes, rng)
+    img, boxes = motion_of((0.05, 0.08))(img, boxes, rng)
+    img, boxes = (dim if rng.random() < 0.5 else warm)(img, boxes, rng)
+    return encoded(img, 70), boxes
+
+
 def clutter(img: np.ndarray, boxes: Boxes, rng: np.random.Generator) -> tuple[np.ndarray, Boxes]:
     """The rest of the table around the hand, farther from the camera: a wall row of face-down tiles and a field
     of discards (the hand's own faces, a little smaller, turned any quarter). The true boxes stay the hand's."""
@@ -225,4 +276,6 @@ CONDITIONS: dict[str, Callable] = {
     "blur2": blur, "motion": motion, "dim": dim, "warm": warm, "glare": glare,
     "lowres": scaled(megapixels=0.3), "jpeg25": jpeg(25), "upscale12mp": scaled(megapixels=12),
     "clutter": clutter,
+    # issue 39's phone conditions, stated exactly (also in evaluation.held_out)
+    "handheld": handheld, "motion15": motion_of((0.15, 0.15)), "glare_spot": glare_spot,
 }

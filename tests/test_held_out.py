@@ -11,17 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evaluation.conditions import glare_spot, motion_blur, tile_width
 from evaluation.hands import table_groups, truth_case
 from evaluation.held_out import (
     CONDITIONS,
     NAMES,
     TileSet,
-    glare_spot,
     held_out_cases,
     lay_out,
     load_design,
-    motion_blur,
-    tile_width,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
