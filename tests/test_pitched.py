@@ -9,6 +9,8 @@ import pytest
 from evaluation.hands import normal
 from tests.helpers import SHARED
 from vision.crops import orientation, side_by_side, squat
+from vision.detections import Detections
+from vision.ends import past_row_ends
 from vision.models import MODELS_DIR
 
 
@@ -63,3 +65,39 @@ def test_composed_hands_shot_pitched_45_degrees_are_read_upright():
         assert r.det.turned in (0, 2)
         right.append(normal(r.hand) == normal(hand))
     assert sum(right) >= 3, right
+
+
+class CropFinder:
+    """A stand-in finder that knows where the photo's tiles are: each crop it is given (found by its pixels,
+    which hold each tile's index) gets the boxes of the tiles wholly inside it, in the crop's pixels."""
+
+    def __init__(self, tiles: np.ndarray) -> None:
+        self.tiles, self.crops = tiles, 0
+
+    def find(self, crop: np.ndarray, *args: object) -> Detections:
+        self.crops += 1
+        x0, y0 = float(crop[0, 0, 0]), float(crop[0, 0, 1])  # (the crop's corner, written in its pixels)
+        inside = [t for t in self.tiles if t[0] >= x0 and t[1] >= y0 and t[2] <= x0 + crop.shape[1]
+                  and t[3] <= y0 + crop.shape[0]]
+        boxes = np.array(inside, np.float32).reshape(-1, 4) - np.float32([x0, y0, x0, y0])
+        return Detections(boxes, np.full(len(boxes), 0.8, np.float32), back_score=np.zeros(len(boxes), np.float32))
+
+
+def corner_coded(w: int, h: int) -> np.ndarray:
+    """A picture whose every pixel holds its own x and y (so that a crop knows where it was cut)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    return np.stack([xx, yy, np.zeros_like(xx)], -1).astype(np.int32)
+
+
+@pytest.mark.parametrize("height, found_again", [(40, True), (56, False)])  # squat (pitched) tiles; upright ones
+def test_tiles_missed_past_a_pitched_rows_ends_are_found_in_a_crop(height: float, found_again: bool):
+    tiles = boxes([42] * 12, height) + np.float32([100, 200, 100, 200])
+    finder = CropFinder(tiles)
+    first = Detections(tiles[2:-1], np.full(9, 0.9, np.float32), back_score=np.zeros(9, np.float32))
+    out = past_row_ends(finder, corner_coded(800, 400), first)  # type: ignore[arg-type]
+    if not found_again:  # a row of ordinary upright tiles is not looked at again
+        assert len(out) == 9 and finder.crops == 0
+        return
+    # the two tiles missed at the left end and the one at the right, found in crops past the ends
+    assert len(out) == 12
+    assert sorted(out.xyxy[:, 0].tolist()) == pytest.approx(sorted(tiles[:, 0].tolist()), abs=1)

@@ -265,6 +265,23 @@ def test_a_tile_cut_in_two_boxes_is_joined_and_a_narrow_tile_with_room_is_kept()
     assert len(repair_rows(edge)) == 7
 
 
+@pytest.mark.parametrize("w, h", [(40, 56), (50, 44)])  # upright, and squat as a phone pitched 45 degrees shows
+def test_a_sideways_tile_read_as_two_halves_is_joined(w: float, h: float):
+    side_h = h * 0.72  # a sideways tile: about 1.35 tiles wide and three quarters as tall
+    boxes, _ = row(["1m"] * 6, 0, w=w, h=h)
+    x0 = 6 * (w + 1) + 1
+    whole = (x0, 100 + h - side_h, x0 + 1.35 * w, 100 + h)
+    halves = [(x0, whole[1], x0 + 0.6 * w, whole[3]), (x0 + 0.62 * w, whole[1] + 1, whole[2], whole[3])]
+    out = repair_rows(Detections(np.array(boxes + halves, np.float32), np.full(8, 0.8, np.float32)))
+    assert len(out) == 7
+    assert any(np.allclose(b, whole, atol=1.5) for b in out.xyxy)
+    # a sideways tile read whole beside an upright tile stays two boxes; so do two sideways tiles of two melds
+    kept = [whole, (whole[2] + 1, 100, whole[2] + 1 + w, 100 + h)]
+    assert len(repair_rows(Detections(np.array(boxes + kept, np.float32), np.ones(8, np.float32)))) == 8
+    second = (whole[2] + 0.5 * w, whole[1], whole[2] + 1.85 * w, whole[3])
+    assert len(repair_rows(Detections(np.array(boxes + [whole, second], np.float32), np.ones(8, np.float32)))) == 8
+
+
 def test_a_barely_landscape_tile_among_narrow_upright_tiles_is_sideways():
     boxes, _ = row(["1m"] * 5, 0, w=38, h=56)  # aspect 0.68
     turned = (5 * 39, 100, 5 * 39 + 60, 156)  # 1.07: a sideways tile seen at a slight angle

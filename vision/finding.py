@@ -11,6 +11,7 @@ import numpy as np
 from .blur import blurred, sharpened
 from .crops import SQUAT, side_by_side
 from .detections import Detections, box_areas, intersections, squashed
+from .ends import past_row_ends
 from .finder import SURE, Finder, confident_mass
 from .geometry import ROW_ANGLE_MAX, ROW_ANGLE_MIN, rows_across, turn_boxes, turn_image, turned_shape
 from .glare import take_off, veil_map
@@ -42,7 +43,8 @@ class SearchConfig:
     off; ``deblur``: a blurred photo the finder is unsure of is read sharpened too; ``blurred_linear``: the
     working copy is shrunk by a blur and bilinear resampling rather than area averaging (``downscale``);
     ``close_up``: a close-up's tiles read as parts are made whole (``Search.is_close_up``: a pass at half
-    the size, ``whole_tiles``, and ``repair.join_parts``); other photos never."""
+    the size, ``whole_tiles``, and ``repair.join_parts``); other photos never; ``row_ends``: the ends of rows seen
+    from a pitched phone are read again (``ends.past_row_ends``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True
@@ -53,6 +55,7 @@ class SearchConfig:
     deblur: bool = True
     blurred_linear: bool = False
     close_up: bool = True
+    row_ends: bool = True
 
 
 @dataclass
@@ -194,6 +197,8 @@ class Search:
         scale = (small.shape[1] / shape[1], small.shape[0] / shape[0])
         if zoomed is None:  # (not read already, turned and enlarged)
             best = self.enlarged(small, best)
+        if self.config.row_ends:
+            best = past_row_ends(self.finder, small, best)
         best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
         best = join_parts(best) if close else best

@@ -16,10 +16,12 @@
   inside a whole tile's box is dropped; in a row laid out as a hand (``HAND_RUN`` whole tiles touching), a box
   two tiles wide and a whole tile tall (two bamboo tiles drawn edge to edge) becomes two. A meld's sideways tile
   is about 1.4 tiles wide and a third less tall; in a loose pile one seen askew can be as wide, so piles are not
-  split.
+  split. A meld's sideways tile read as two halves (two boxes of a sideways tile's height, touching, together
+  about 1.35 tiles wide) becomes one box.
 
-Only rows with at least three upright tiles are repaired (their median width is the measure); sideways tiles
-are wider, never narrower, so they are not affected.
+Only rows with at least three upright tiles are repaired (their median width is the measure; tiles seen from a
+pitched phone are squat, up to ``SQUAT``, and still count as upright); sideways tiles are wider, never narrower,
+so only their halves are affected.
 """
 
 from __future__ import annotations
@@ -36,13 +38,24 @@ HAND_RUN = 5  # whole upright tiles touching side by side that make a row a hand
 SLIVER = 0.5  # a box narrower than this share of its own height is no whole tile (tiles are 0.6-0.85)
 TILE_SHAPE = (0.55, 0.95)  # width over height of slivers joined into one upright tile
 SLIVER_GAP = 0.35  # the widest gap (share of the height) between slivers of one tile: a part may go unseen
+SQUAT = 1.22  # the widest upright tile (width over height): a phone pitched 45 degrees makes them up to 1.2
+# (a tile turned by a quarter, a discard, is 1.33: not upright)
+SIDE_HEIGHT = (0.55, 0.92)  # a sideways tile's height, a share of its row's upright tiles' (about 0.75)
+SIDE_WIDTH = (1.15, 1.65)  # and its width, in upright tile widths (about 1.35), whatever the phone's pitch
+SIDE_NEAR = 0.85  # and its height at most this share of its upright neighbours' (a row's far end is smaller)
+
+
+def upright(w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Which boxes may be upright tiles: narrower than ``SQUAT`` times their height (a sideways tile is about
+    1.8 times, more when pitched), so that a row seen from a pitched phone, its tiles squat, is still measured."""
+    return w < SQUAT * h
 
 
 def _measures(det: Detections, row: list[int]) -> tuple[float, float] | None:
     """A row's tile width and height: of its full-height upright boxes (at least ``MIN_UPRIGHT``), else None."""
     w, h = det.sizes[row, 0], det.sizes[row, 1]
     height = float(np.median(h[h >= 0.7 * h.max()]))
-    full = (w < h) & (h >= 0.8 * height) & (w >= NARROW * float(np.median(w[h >= 0.8 * height])))
+    full = upright(w, h) & (h >= 0.8 * height) & (w >= NARROW * float(np.median(w[h >= 0.8 * height])))
     return (float(np.median(w[full])), height) if full.sum() >= MIN_UPRIGHT else None
 
 
@@ -89,6 +102,30 @@ def _mended_row(det: Detections, row: list[int], unit: float, height: float) -> 
             if 1.75 * unit <= w[i] <= 2.3 * unit and h[i] >= 0.85 * height:
                 mid = (x1[i] + x2[i]) / 2
                 out.append(([i], [x1[i], y1[i], mid, y2[i], mid, y1[i], x2[i], y2[i]]))
+    return out + _sideways_halves(det, row, unit, height)
+
+
+def _sideways_halves(det: Detections, row: list[int], unit: float, height: float
+                     ) -> list[tuple[list[int], list[float]]]:
+    """A meld's sideways tile read as two boxes (its face's two halves): neighbours of a sideways tile's height,
+    each narrower than a sideways tile, on one line, touching, that together are a sideways tile wide, and
+    lower than the upright tiles beside them (two small tiles at a row's far end are as tall as their neighbours)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    order = sorted(row, key=lambda i: x1[i])
+    parts = sorted((i for i in row if SIDE_HEIGHT[0] * height <= h[i] <= SIDE_HEIGHT[1] * height
+                    and w[i] < SIDE_WIDTH[0] * unit), key=lambda i: x1[i])
+    out: list[tuple[list[int], list[float]]] = []
+    for a, b in zip(parts, parts[1:]):
+        left, right = min(x1[a], x1[b]), max(x2[a], x2[b])
+        top, bottom = min(y1[a], y1[b]), max(y2[a], y2[b])
+        k = order.index(a)
+        near = [h[i] for i in order[max(0, k - 1):k] + order[k + 2:k + 3]]
+        if (x1[b] - x2[a] <= 0.15 * unit and SIDE_WIDTH[0] * unit <= right - left <= SIDE_WIDTH[1] * unit
+                and max(h[a], h[b]) <= SIDE_NEAR * max(near, default=height)
+                and abs(y2[a] - y2[b]) <= 0.15 * height and abs(y1[a] - y1[b]) <= 0.2 * height
+                and not any(x1[a] < (x1[i] + x2[i]) / 2 < x2[b] for i in row if i not in (a, b))):
+            out.append(([a, b], [left, top, right, bottom]))
     return out
 
 
@@ -148,11 +185,11 @@ def repair_rows(det: Detections) -> Detections:
     drop: set[int] = set()
     for row in rows_of(det):
         w, h = det.sizes[row, 0], det.sizes[row, 1]
-        upright = w < h
-        if upright.sum() < MIN_UPRIGHT:
+        whole = upright(w, h)
+        if whole.sum() < MIN_UPRIGHT:
             continue
-        unit = float(np.median(w[upright]))
-        narrow = [bool(u and bw < NARROW * unit) for u, bw in zip(upright, w)]
+        unit = float(np.median(w[whole]))
+        narrow = [bool(u and bw < NARROW * unit) for u, bw in zip(whole, w)]
         k = 0
         while k < len(row) - 1:  # two narrow neighbours making one tile together
             a, b = row[k], row[k + 1]
