@@ -67,17 +67,21 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return aspect > 1.0, aspect < med / 1.3
 
 
-SQUAT = 1.2  # the widest median box of upright tiles seen from a phone pitched steeply (about 45 degrees)
+SQUAT = 1.3  # the widest median box of upright tiles seen from a phone pitched steeply (45 degrees: 1.0-1.3, the
+# boxes holding the tiles' near sides)
+SLIVER = 0.5  # a box narrower than this for its height is a part of a tile, not a tile
 
 
 def squat(xyxy: np.ndarray) -> bool:
     """Whether boxes just landscape as a rule (median width over height 1.0-1.2) are upright tiles foreshortened
     by a steep pitch, not a photo turned by a quarter (1.3 and more) nor loose tiles lying every which way: they
     lie side by side in rows, some are far wider still (the melds' sideways tiles, 1.3 times the median or more),
-    and none is clearly portrait."""
+    and none is clearly portrait but slivers (under ``SLIVER`` wide for their height: parts of tiles the finder
+    boxed apart; a sideways tile of a photo turned by a quarter is about 0.75)."""
     aspect = aspects(xyxy)
     med = float(np.median(aspect)) if len(aspect) else 0.0
-    return (1.0 < med <= SQUAT and bool((aspect > 1.3 * med).any()) and not bool((aspect < med / 1.3).any())
+    portrait = aspect < med / 1.3
+    return (1.0 < med <= SQUAT and bool((aspect > 1.3 * med).any()) and bool((aspect[portrait] < SLIVER).all())
             and side_by_side(xyxy))
 
 

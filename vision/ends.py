@@ -18,7 +18,7 @@ from .finder import Finder
 from .layout import rows_of
 from .repair import upright as may_be_upright
 
-PITCHED_ASPECT = 0.88  # upright tiles at least this wide for their height look pitched (flat on: about 0.75)
+PITCHED_ASPECT = 1.0  # upright tiles at least as wide as tall look pitched (flat on: 0.75, boxes with a side 0.9)
 MIN_ROW = 4  # boxes in a row looked past
 MOST_ROWS = 2  # the longest rows looked past (a hand: its row and its melds' row)
 REACH = 2.6  # tile widths beyond a row's end the crop reaches

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .blur import blurred, sharpened
-from .crops import SQUAT, side_by_side
+from .crops import side_by_side
 from .detections import Detections, box_areas, intersections, squashed
 from .ends import past_row_ends
 from .finder import SURE, Finder, confident_mass
@@ -22,6 +22,7 @@ from .zoom import Zoom
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
 ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
+PITCHED_MOST = 1.2  # the widest median box (width / height) a photo shot pitched is taken to show (a turned one: 1.3+)
 PITCHED_MARGIN = 1.15  # how much surer a photo that looks shot pitched must read turned to be taken as turned
 LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
 LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
@@ -251,10 +252,10 @@ class Search:
         # (a run of upright tiles touching side by side is a hand as shot, whatever lies landscape around it)
         if not (self.config.photo_turn and landscape(best, most=TURNED_TILE)) or upright_run(best):
             return small, best, 0, None
-        # boxes just landscape (up to SQUAT) whose neighbours lie side by side across the photo are likely upright
+        # boxes just landscape (to PITCHED_MOST) whose neighbours lie side by side across the photo are likely upright
         # tiles seen from a phone pitched steeply (a photo turned by a quarter has its tiles one above the other):
         # read turned, such a photo must then be clearly surer to be taken as turned
-        pitched = not landscape(best, most=TURNED_TILE, least=SQUAT) and \
+        pitched = not landscape(best, most=TURNED_TILE, least=PITCHED_MOST) and \
             side_by_side(best.xyxy[best.confidence >= SURE])
         margin = PITCHED_MARGIN if pitched else 1.0
         upright = turn_image(small, 3)
