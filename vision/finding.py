@@ -13,6 +13,7 @@ from .crops import side_by_side
 from .detections import Detections, box_areas, intersections, squashed
 from .ends import past_row_ends
 from .finder import SURE, Finder, confident_mass
+from .gaps import filled_holes
 from .geometry import ROW_ANGLE_MAX, ROW_ANGLE_MIN, rows_across, turn_boxes, turn_image, turned_shape
 from .glare import take_off, veil_map
 from .orientation import edge_slant, landscape, upright_run
@@ -45,7 +46,8 @@ class SearchConfig:
     working copy is shrunk by a blur and bilinear resampling rather than area averaging (``downscale``);
     ``close_up``: a close-up's tiles read as parts are made whole (``Search.is_close_up``: a pass at half
     the size, ``whole_tiles``, and ``repair.join_parts``); other photos never; ``row_ends``: the ends of rows seen
-    from a pitched phone are read again (``ends.past_row_ends``)."""
+    from a pitched phone are read again (``ends.past_row_ends``); ``fill_holes``: a hole in a row of touching
+    tiles that looks like its tiles, not the table, is filled with tiles (``gaps.filled_holes``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True
@@ -57,6 +59,7 @@ class SearchConfig:
     blurred_linear: bool = False
     close_up: bool = True
     row_ends: bool = True
+    fill_holes: bool = True
 
 
 @dataclass
@@ -200,6 +203,8 @@ class Search:
             best = self.enlarged(small, best)
         if self.config.row_ends:
             best = past_row_ends(self.finder, small, best)
+        if self.config.fill_holes:
+            best = filled_holes(small, best)
         best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
         best = join_parts(best) if close else best

@@ -1,0 +1,55 @@
+"""Holes in a row of touching tiles (vision.gaps): a missed tile the photo shows is filled, the table is not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detections import Detections
+from vision.gaps import filled_holes
+
+FELT = (40, 120, 40)  # BGR
+IVORY = (200, 225, 235)
+
+
+def table_with_row(tiles: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """Green felt with ivory tiles (a dark stroke of ink on each) at these boxes."""
+    img = np.zeros((300, 900, 3), np.uint8)
+    img[:] = FELT
+    for x1, y1, x2, y2 in tiles:
+        img[y1:y2, x1:x2] = IVORY
+        img[y1 + 15:y2 - 15, (x1 + x2) // 2 - 4:(x1 + x2) // 2 + 4] = (30, 30, 30)
+    return img
+
+
+def row_boxes(n: int, x0: int = 50, w: int = 40, h: int = 56, y: int = 100) -> list[tuple[int, int, int, int]]:
+    return [(x0 + k * w, y, x0 + (k + 1) * w, y + h) for k in range(n)]
+
+
+def test_a_missed_tile_between_touching_tiles_is_filled():
+    tiles = row_boxes(8)
+    img = table_with_row(tiles)
+    seen = tiles[:3] + tiles[5:]  # two tiles in the middle missed
+    out = filled_holes(img, Detections(np.array(seen, np.float32), np.full(6, 0.9, np.float32)))
+    assert len(out) == 8
+    added = sorted(out.xyxy[6:].tolist())
+    assert np.allclose(added, [list(tiles[3]), list(tiles[4])], atol=1)
+
+
+def test_a_gap_of_table_between_groups_stays_a_gap():
+    tiles = row_boxes(3) + row_boxes(3, x0=50 + 4 * 40)  # one tile width of felt between two groups
+    img = table_with_row(tiles)
+    det = Detections(np.array(tiles, np.float32), np.full(6, 0.9, np.float32))
+    assert len(filled_holes(img, det)) == 6
+
+
+def test_a_sideways_tile_missed_in_a_meld_is_filled_as_sideways():
+    upright = row_boxes(4)
+    side = (50 + 4 * 40, 100 + 56 - 40, 50 + 4 * 40 + 56, 100 + 56)  # 56 wide, 40 tall, on the row's line
+    after = row_boxes(2, x0=side[2])
+    img = table_with_row(upright + [side] + after)
+    det = Detections(np.array(upright + after, np.float32), np.full(6, 0.9, np.float32))
+    out = filled_holes(img, det)
+    assert len(out) == 7
+    x1, y1, x2, y2 = out.xyxy[-1]
+    assert x2 - x1 > y2 - y1  # lying sideways: wider than tall
+    assert abs(y1 - side[1]) <= 2 and abs(y2 - side[3]) <= 2

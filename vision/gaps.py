@@ -1,0 +1,114 @@
+"""Filling a hole in a row of touching tiles where the finder saw no tile but the photo shows one.
+
+Why: a tile design the finder never saw loses whole tiles inside a row (a bamboo tile of flat sticks, a blank
+white dragon), where its neighbours touch it on both sides (issue 39: "tiles found" 92-99 %). A hand's tiles lie
+edge to edge within a group; between groups lies the table. So a hole between two whole tiles of a row that is
+one to three tile widths wide (``FILL``), and that looks like the row's tiles rather than like the table just
+above or below the row, is that many tiles: their boxes are added (replacing any parts of them the finder boxed
+there), and the classifier names them like any other (its doubt, and the rules' correction, apply as usual). A
+hole that looks like the table (a gap between groups, the winning tile set apart) is left as it is.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .detections import Detections
+from .layout import rows_of
+from .repair import SIDE_WIDTH, upright
+
+FILL = 3  # the most tiles one hole is filled with
+FIT = 0.3  # how far (tile widths) a hole may be from a whole number of tiles
+LIKE_TILES = 0.3  # a line of a hole is a tile's where this share of its pixels is nearer the tiles' colour
+TABLE_APART = 12.0  # and the tiles' colour at least this far from the table's (Lab units), or nothing is told
+FILLED_SCORE = 0.5  # the finder's score given to a filled box (the classifier's doubt flags it when unsure)
+
+
+def _lab_mean(lab: np.ndarray, x1: float, y1: float, x2: float, y2: float) -> np.ndarray | None:
+    """The mean Lab colour of a region of the picture, or None where the region is empty."""
+    h, w = lab.shape[:2]
+    a, b, c, d = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
+    if c - a < 2 or d - b < 2:
+        return None
+    return lab[b:d, a:c].reshape(-1, 3).mean(0)
+
+
+def filled_holes(img: np.ndarray, det: Detections) -> Detections:
+    """``det`` (boxes in ``img``'s pixels, rows running across) with the tiles of its rows' holes added."""
+    if len(det) < 4 or img.ndim != 3:
+        return det
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    new: list[list[float]] = []
+    parts: set[int] = set()
+    for row in rows_of(det):
+        full = [i for i in row if upright(w[i:i + 1], h[i:i + 1])[0]]
+        if len(full) < 3:
+            continue
+        unit, height = float(np.median(w[full])), float(np.median(h[full]))
+        full = [i for i in full if h[i] >= 0.85 * height]
+        tiles = [m for i in full if (m := _lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
+                                                   x2[i] - 0.15 * w[i], y2[i] - 0.15 * h[i])) is not None]
+        if len(tiles) < 3:
+            continue
+        tile = np.median(np.array(tiles), 0)
+        tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: x1[i])  # a hole's edges
+        for a, b in zip(tall, tall[1:]):
+            box = _hole(lab, det, row, a, b, unit, height, tile)
+            if box is not None:
+                new += box[0]
+                parts.update(box[1])  # (parts of the missed tiles the finder boxed: the filled boxes replace them)
+    if not new:
+        return det
+    added = Detections(np.array(new, np.float32), np.full(len(new), FILLED_SCORE, np.float32),
+                       back_score=None if det.back_score is None else np.zeros(len(new), np.float32))
+    keep = [i for i in range(len(det)) if i not in parts]
+    return Detections.boxes_of([det[keep], added])
+
+
+def _hole(lab: np.ndarray, det: Detections, row: list[int], a: int, b: int, unit: float, height: float,
+          tile: np.ndarray) -> tuple[list[list[float]], list[int]] | None:
+    """The tiles filling the hole between whole tiles ``a`` and ``b`` of a row (and the boxes inside it they
+    replace), or None where it holds none. The tile-coloured band of the hole gives the boxes' top and bottom: a
+    band about three quarters of the row's height is a meld's sideways tile (one, ``SIDE_WIDTH`` wide)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    hole = float(x1[b] - x2[a])
+    if hole < 0.7 * unit:
+        return None
+    inside = [i for i in row if x2[a] - 0.1 * unit < (x1[i] + x2[i]) / 2 < x1[b] + 0.1 * unit and i not in (a, b)]
+    if any(w[i] > h[i] and h[i] >= 0.55 * height for i in inside):
+        return None  # (a meld's sideways tile lies there, found)
+    top, bottom = float(min(y1[a], y1[b])), float(max(y2[a], y2[b]))
+    above = _lab_mean(lab, x2[a], top - 0.6 * height, x1[b], top - 0.15 * height)
+    below = _lab_mean(lab, x2[a], bottom + 0.15 * height, x1[b], bottom + 0.6 * height)
+    tables = [t for t in (above, below) if t is not None]
+    if not tables:
+        return None
+    table = max(tables, key=lambda t: float(np.linalg.norm(t - tile)))  # (the other may hold another row)
+    if float(np.linalg.norm(tile - table)) < TABLE_APART:
+        return None
+    H = lab.shape[0]
+    ya, yb = int(max(0, top)), int(min(H, bottom))
+    xa, xb = int(x2[a] + 0.1 * unit), int(x1[b] - 0.1 * unit)
+    if yb - ya < 4 or xb - xa < 2:
+        return None
+    px = lab[ya:yb, xa:xb]  # line by line, the share of the hole's pixels nearer the tiles' colour than the table's
+    like = (np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)).mean(1) >= LIKE_TILES
+    if not like.any():
+        return None
+    first, last = int(np.argmax(like)), len(like) - 1 - int(np.argmax(like[::-1]))
+    band = last - first + 1
+    if like[first:last + 1].mean() < 0.8 or band < 0.55 * height:
+        return None
+    if band < 0.85 * height:  # a sideways tile's height: one sideways tile, or none
+        if not SIDE_WIDTH[0] * unit <= hole <= SIDE_WIDTH[1] * unit:
+            return None
+        return [[float(x2[a]), float(ya + first), float(x1[b]), float(ya + last + 1)]], inside
+    n = int(round(hole / unit))
+    if not 1 <= n <= FILL or abs(hole - n * unit) > FIT * unit:
+        return None
+    step = hole / n
+    return [[float(x2[a] + k * step), top, float(x2[a] + (k + 1) * step), bottom] for k in range(n)], inside
