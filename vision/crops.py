@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from .geometry import tile_size
+from .repair import SLIVER
 
 CROP_SIZE = 64
 CROP_PAD = 0.08
@@ -69,7 +70,6 @@ def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 SQUAT = 1.3  # the widest median box of upright tiles seen from a phone pitched steeply (45 degrees: 1.0-1.3, the
 # boxes holding the tiles' near sides)
-SLIVER = 0.5  # a box narrower than this for its height is a part of a tile, not a tile
 
 
 def squat(xyxy: np.ndarray) -> bool:

@@ -43,8 +43,9 @@ def filled_holes(img: np.ndarray, det: Detections) -> Detections:
     w, h = x2 - x1, y2 - y1
     new: list[list[float]] = []
     parts: set[int] = set()
+    whole = upright(w, h)
     for row in rows_of(det):
-        full = [i for i in row if upright(w[i:i + 1], h[i:i + 1])[0]]
+        full = [i for i in row if whole[i]]
         if len(full) < 3:
             continue
         unit, height = float(np.median(w[full])), float(np.median(h[full]))
