@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from training.data import load_split, shared_dir
+from training.designs import pitched, scene
 from training.synth import CropBank, compose, random_table_groups
 from training.table_aug import steep_turn, table_conditions
 
@@ -55,11 +56,13 @@ def write_example(folder: Path, name: str, img: np.ndarray, boxes: np.ndarray, c
 
 
 def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, real_copies: int = 0,
-                  turned_copies: int = 0) -> Path:
+                  turned_copies: int = 0, designs: int = 0, pitched_copies: int = 0) -> Path:
     """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml. ``conditions``:
     the share of composites given one or two photo conditions (``table_aug``: tilt, glare, shake, defocus, dim
     light, colour cast); ``real_copies``: that many extra copies of random `train` photos, each with conditions;
-    ``turned_copies``: that many turned 15-60 degrees in their plane, half of them with one more condition."""
+    ``turned_copies``: that many turned 15-60 degrees in their plane, half of them with one more condition;
+    ``designs``: that many scenes in made-up tile designs seen by a pitched, shaken phone (``training.designs``);
+    ``pitched_copies``: that many `train` photos seen by a pinhole camera pitched 20-50 degrees (squat tiles)."""
     root = work / "data"
     if root.exists():
         shutil.rmtree(root)
@@ -103,7 +106,15 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
             img, boxes, _ = table_conditions(img, boxes, rng, most=1)
         return img, boxes
 
+    for i in range(designs):
+        img, boxes, cls = scene(rng)
+        write_example(root / "train", f"design_{i:05d}", img, boxes, cls)
+    def pitch(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return pitched(img, boxes, float(rng.uniform(20, 50)), float(rng.uniform(-8, 8)), rng,
+                       fov=float(rng.uniform(55, 80)))
+
     copies(real_copies, "real", with_conditions)
+    copies(pitched_copies, "pitched", pitch)
     copies(turned_copies, "turned", turned)
     yaml = work / "tiles.yaml"
     yaml.write_text(f"path: {root.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n  1: back\n")
@@ -142,6 +153,10 @@ def main() -> None:
     ap.add_argument("--conditions", type=float, default=0.0,
                     help="share of composites given photo conditions (tilt, glare, shake, defocus, dim, cast)")
     ap.add_argument("--real-copies", type=int, default=0, help="extra copies of train photos with conditions")
+    ap.add_argument("--designs", type=int, default=0,
+                    help="scenes in made-up tile designs, pitched 0-50 degrees, shaken, glared (training.designs)")
+    ap.add_argument("--pitched-copies", type=int, default=0,
+                    help="extra copies of train photos seen by a camera pitched 20-50 degrees")
     ap.add_argument("--turned-copies", type=int, default=0,
                     help="extra copies of train photos turned 15-60 degrees in their plane")
     ap.add_argument("--freeze-norms", action="store_true",
@@ -166,7 +181,8 @@ def main() -> None:
         model = YOLO(str(run_dir / "weights" / "last.pt"))
         model.train(resume=True)
     else:
-        yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies, args.turned_copies)
+        yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies, args.turned_copies,
+                             args.designs, args.pitched_copies)
         print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
         model = YOLO(args.weights)
         extra: dict[str, object] = {"time": args.hours} if args.hours else {}
