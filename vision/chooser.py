@@ -35,33 +35,54 @@ TRIAL_BUDGET = 500  # readings each search weighs (the reading as laid out is se
 MOST_ROWS_CUT = 3  # rows whose end groups are tried (the largest); the others are kept or left out whole
 MOST_CUTS = 4000  # ways of leaving groups out, at most
 MOST_ROWS = 6  # other rows tried as the hand's main row, at most (nearest the camera first)
+INSIDE_FLOWERS = 2.0  # tile widths counted against a cut that takes a group between the hand and its flowers
 HAND_GAP = 0.8  # tile widths: a cut through a wider gap counts for it (another player's meld lies apart), one
 # through a narrower gap against it (the gaps between the hand's own groups)
 
 
-def end_cuts(det: Detections, tiles: list[int]) -> list[tuple[set[int], float]]:
+def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozenset()
+             ) -> list[tuple[set[int], float]]:
     """The ways to leave out groups at the ends of the rows (or a whole row other than the longest) of these
     tiles: each the tiles left out and how far the gaps its cuts run through are wider than ``HAND_GAP``, in tile
-    widths, summed (another player's meld lies farther from the hand than the hand's groups from each other)."""
+    widths, summed (another player's meld lies farther from the hand than the hand's groups from each other).
+
+    A group of ``flowers`` codes is the hand's own and stays: a cut is measured at the gap before the innermost
+    group it takes that is not flowers, and a cut that takes a group lying between the hand and its flowers
+    counts ``INSIDE_FLOWERS`` against it (another player's meld lies beyond the hand's flowers, not before)."""
     sub = along_rows(det[np.array(tiles, int)])
     rows = [[[tiles[i] for i in g] for g in split_groups(sub, row)] for row in rows_of(sub)]
     width = float(np.median(np.minimum(sub.sizes[:, 0], sub.sizes[:, 1]))) if len(sub) else 1.0
     index = {t: i for i, t in enumerate(tiles)}
     longest = max(range(len(rows)), key=lambda r: sum(map(len, rows[r]))) if rows else 0
 
-    def gap(a: list[int], b: list[int]) -> float:  # between group a and the group b to its right
+    def gap(a: list[int], b: list[int]) -> float:  # between group a and the group b beyond it
+        if sub.xyxy[index[b[0]], 0] < sub.xyxy[index[a[0]], 0]:  # b lies to the left (a mirrored row)
+            return float(sub.xyxy[index[a[-1]], 0] - sub.xyxy[index[b[0]], 2]) / max(width, 1e-6)
         return float(sub.xyxy[index[b[0]], 0] - sub.xyxy[index[a[-1]], 2]) / max(width, 1e-6)
+
+    def is_flowers(g: list[int]) -> bool:
+        return all(det.codes[t] in flowers for t in g)
+
+    def end_cut(groups: list[list[int]], k: int) -> float:
+        """What leaving out the k groups at the right end of ``groups`` counts for (see the doc)."""
+        taken = groups[len(groups) - k:]
+        inner = next((i for i, g in enumerate(taken) if not is_flowers(g)), None)
+        if inner is None:
+            return 0.0  # only flowers: nothing is left out
+        first = len(groups) - k + inner
+        inside = any(is_flowers(g) for g in taken[inner + 1:])
+        return gap(groups[first - 1], groups[first]) - HAND_GAP - (INSIDE_FLOWERS if inside else 0.0)
 
     per_row: list[list[tuple[set[int], float]]] = []
     for r, groups in enumerate(rows):
         options: list[tuple[set[int], float]] = [(set(), 0.0)]
+        mirrored = [list(reversed(g)) for g in reversed(groups)]
         for left in range(min(MOST_PER_END, len(groups) - 1) + 1):
             for right in range(min(MOST_PER_END, len(groups) - 1 - left) + 1):
                 if left == right == 0:
                     continue
                 out = {t for g in groups[:left] + groups[len(groups) - right:] for t in g}
-                cut = (gap(groups[left - 1], groups[left]) - HAND_GAP if left else 0.0) + \
-                    (gap(groups[-right - 1], groups[-right]) - HAND_GAP if right else 0.0)
+                cut = (end_cut(mirrored, left) if left else 0.0) + (end_cut(groups, right) if right else 0.0)
                 options.append((out, cut))
         if r != longest:
             options.append(({t for g in groups for t in g}, 0.0))
@@ -101,7 +122,7 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
     flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
     codes = det.codes
     ranked = []
-    for cut_out, cut in end_cuts(det, tiles):
+    for cut_out, cut in end_cuts(det, tiles, frozenset(flower_codes)):
         out = {t for t in cut_out if codes[t] not in flower_codes}  # flowers lie aside: a cut never takes them
         if not out:
             continue

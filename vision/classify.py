@@ -15,7 +15,7 @@ from .crops import crops_to_batch, orientation, oriented_crop, quarter_turnable,
 from .detections import Detections
 from .geometry import levelled, row_angle
 from .glare import take_off, veil_map, veil_of_boxes
-from .orientation import upright_run
+from .orientation import run_aspect, upright_run
 
 BLANK = CLASS_INDEX["P"]  # the blank white dragon: a plain face
 WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
@@ -133,7 +133,7 @@ class Classifier:
         slanted tile is squarer than the tile), or, for a photo turned by a quarter, all kept as they lie when
         that reads surer; sets ``det.turned``. Also the cut of tile i from another photo, and the sideways tiles."""
         angle = row_angle(det.xyxy) if self.config.oriented else 0.0
-        turn, side = orientation(levelled(det.xyxy, angle))
+        turn, side = orientation(levelled(det.xyxy, angle), run_aspect(det) if len(det) else None)
 
         def cut_box(box: np.ndarray, tb: bool, src: np.ndarray = img) -> np.ndarray:
             return (oriented_crop(src, box, angle, turn=tb) if angle else tile_crop(src, box, turn=tb))[0]

@@ -50,16 +50,20 @@ def aspects(xyxy: np.ndarray) -> np.ndarray:
     return (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
 
 
-def orientation(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def orientation(xyxy: np.ndarray, upright: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Which boxes to turn upright for the classifier, and which tiles lie sideways relative to the others.
 
     Compared with the median aspect, so a photo taken at an angle (all tiles look wide) or turned by 90
-    degrees (all tiles landscape) does not mark every tile sideways.
+    degrees (all tiles landscape) does not mark every tile sideways. ``upright``: the aspect of a run of upright
+    tiles touching side by side (``orientation.run_aspect``), a hand as shot; where the wall of backs and the
+    discards around it make the boxes landscape as a rule, the hand's tiles are the measure, not the table's.
     """
     if len(xyxy) == 0:
         return np.zeros(0, bool), np.zeros(0, bool)
     aspect = aspects(xyxy)
     med = float(np.median(aspect))
+    if med > 1.0 and upright is not None and not squat(xyxy):
+        med = upright
     if med <= 1.0 or squat(xyxy):
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
         # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least

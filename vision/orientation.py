@@ -65,18 +65,29 @@ def upright_run(det: Detections, sure: float = 0.5) -> bool:
     """Whether the finder is sure of ``UPRIGHT_RUN`` or more portrait boxes touching side by side in one row: a
     hand's concealed tiles as shot, which a photo turned by a quarter cannot show (its tiles lie landscape, one
     above another). The wall of backs and the discards around a hand can make the boxes landscape as a rule."""
+    return run_aspect(det, sure) is not None
+
+
+def run_aspect(det: Detections, sure: float = 0.5) -> float | None:
+    """The median width over height of the longest run of sure portrait boxes touching side by side (see
+    ``upright_run``), or None where there is no run of ``UPRIGHT_RUN``: the shape of the hand's upright tiles,
+    whatever the wall and the discards around it look like."""
     w, h = det.sizes.T if len(det) else (np.zeros(0), np.zeros(0))
     keep = det[(det.confidence >= sure) & (h > 1.1 * w)]
     if len(keep) < UPRIGHT_RUN:
-        return False
+        return None
+    best: list[int] = []
     for row in rows_of(keep):
-        run = 1
+        run = [row[0]]
         for a, b in zip(row, row[1:]):
             gap = float(keep.xyxy[b, 0] - keep.xyxy[a, 2])
-            run = run + 1 if gap <= TOUCHING * float(keep.sizes[a, 0]) else 1
-            if run >= UPRIGHT_RUN:
-                return True
-    return False
+            run = run + [b] if gap <= TOUCHING * float(keep.sizes[a, 0]) else [b]
+            if len(run) > len(best):
+                best = list(run)
+    if len(best) < UPRIGHT_RUN:
+        return None
+    sizes = keep.sizes[np.array(best)]
+    return float(np.median(sizes[:, 0] / np.maximum(sizes[:, 1], 1e-6)))
 
 
 def upside_down(det: Detections) -> bool:
