@@ -182,15 +182,20 @@ def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, rng: np.
     return out, np.c_[warped.min(1), warped.max(1)].astype(np.float32)
 
 
-def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None
-          ) -> tuple[np.ndarray, Boxes, list[int]]:
+def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
+          backgrounds: list[np.ndarray] | None = None) -> tuple[np.ndarray, Boxes, list[int]]:
     """One training photo in a design of its own: the photo (BGR uint8), its tiles' boxes, their classes
-    (0 a tile face up, 1 face down)."""
+    (0 a tile face up, 1 face down). ``backgrounds``: tile-free patches of real photos, the table in half the
+    scenes (patterned cloths and trays, which a finder must not take for tiles)."""
     if canvas is None:
         canvas = [(640, 640), (640, 480), (480, 640), (640, 360)][int(rng.integers(4))]
     cw, ch = canvas
     body = Body.random(rng)
-    img = table(cw, ch, rng)
+    if backgrounds and rng.random() < 0.5:
+        patch = backgrounds[int(rng.integers(len(backgrounds)))]
+        img = cv2.resize(patch, (cw, ch), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    else:
+        img = table(cw, ch, rng)
     bare = np.clip(img, 0, 255).astype(np.uint8)
     groups = random_table_groups(rng)
     n_tiles = sum(len(g) for g in groups) + 0.6 * len(groups)

@@ -15,7 +15,7 @@ from .crops import crops_to_batch, orientation, oriented_crop, quarter_turnable,
 from .detections import Detections
 from .geometry import levelled, row_angle
 from .glare import take_off, veil_map, veil_of_boxes
-from .orientation import run_aspect, upright_run
+from .orientation import finder_backs, run_aspect, upright_run
 
 BLANK = CLASS_INDEX["P"]  # the blank white dragon: a plain face
 WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
@@ -141,7 +141,9 @@ class Classifier:
         crops = [cut_box(box, bool(tb)) for box, tb in zip(det.xyxy, turn)]
         logp = self.logp(crops)
         det.turned = quarter
-        if not quarter and self.config.photo_turn and len(det) >= 3 and turn.mean() > 0.5 and not upright_run(det):
+        faces = ~finder_backs(det)  # (a wall of backs standing edge-on is wide whichever way the photo lies)
+        if not quarter and self.config.photo_turn and faces.sum() >= 3 and turn[faces].mean() > 0.5 \
+                and not upright_run(det):
             # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
             # landscape; the classifier's surer reading of the whole photo decides which
             kept = [cut_box(box, False) for box in det.xyxy]

@@ -51,10 +51,18 @@ def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float,
     return float(np.degrees(np.angle(z) / 4)), abs(z)
 
 
+def finder_backs(det: Detections) -> np.ndarray:
+    """Which boxes the finder scores as face down more than face up (none where it has no such class)."""
+    if det.back_score is None or not len(det):
+        return np.zeros(len(det), bool)
+    return np.asarray(det.back_score, np.float64) > 0.5
+
+
 def landscape(det: Detections, sure: float = 0.5, most: float = float("inf"), least: float = 1.0) -> bool:
     """Whether the boxes the finder is fairly sure of are landscape as a rule (at least three of them): a median
-    width-to-height ratio over ``least`` and at most ``most``."""
-    xyxy = det.xyxy[det.confidence >= sure]
+    width-to-height ratio over ``least`` and at most ``most``. Boxes the finder takes for face-down tiles do not
+    count: a wall of backs standing edge-on is wide whichever way the photo lies."""
+    xyxy = det.xyxy[(det.confidence >= sure) & ~finder_backs(det)]
     if len(xyxy) < 3:
         return False
     ratio = float(np.median((xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)))
