@@ -129,3 +129,24 @@ def test_the_hand_is_another_row_when_larger_discards_are_no_legal_hand():
     assert normal(r.hand) == normal(TRUTH)
     assert sorted(r.layout.apart) == list(range(len(discards)))
     assert any("lie away from the hand" in w for w in r.warnings)
+
+
+def test_a_neighbours_pung_beyond_the_flowers_is_left_out_not_the_hands_pung_before_them():
+    """The hand's flowers lie at its end: a pung between the hand and its flowers is the hand's, and another
+    player's pung lies beyond them, whichever gap the finder's boxes make a little wider."""
+    boxes, codes = [], []
+    for part in (row(["4m", "4m", "4m"], -190, sideways={1}),  # the neighbour's, left of the hand
+                 row(HAND, 0), row(["4p"], 460), row(["7p", "7p", "7p"], 540, sideways={0}),
+                 row(["f1", "f2"], 720)):
+        boxes += part[0]
+        codes += part[1]
+    det = dets(boxes, codes)
+    cuts = {frozenset(out): cut for out, cut in end_cuts(det, list(range(len(codes))), frozenset({"f1", "f2"}))}
+    pung = frozenset(i for i, c in enumerate(codes) if c == "7p")
+    left = frozenset(range(3))
+    flowers = {i for i, c in enumerate(codes) if c.startswith("f")}
+    # the cut that takes the hand's pung (with the flowers beyond it, which stay) counts against it
+    assert cuts[pung | flowers] < cuts[left]
+    r = interpret(det, "nanning-fan", True, 0)
+    assert sorted(r.layout.apart) == [0, 1, 2]
+    assert [g for g in r.layout.groups if g.kind == "meld"][0].tiles == sorted(pung)

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.test_conditions import white_boxes
 from training.designs import pitched, scene
 from training.faces import font_faces
 
@@ -17,16 +18,8 @@ def white_blobs(img: np.ndarray) -> np.ndarray:
     return np.array(sorted(boxes), np.float32)
 
 
-def two_tiles() -> tuple[np.ndarray, np.ndarray]:
-    img = np.zeros((480, 640, 3), np.uint8)
-    boxes = np.float32([[200, 200, 260, 285], [380, 200, 440, 285]])
-    for x1, y1, x2, y2 in boxes.astype(int):
-        img[y1:y2, x1:x2] = 255
-    return img, boxes
-
-
 def test_a_camera_straight_above_changes_nothing() -> None:
-    img, boxes = two_tiles()
+    img, boxes = white_boxes()
     out, moved = pitched(img, boxes, 0.0, 0.0, np.random.default_rng(0))
     assert np.allclose(moved, boxes, atol=0.01)
     assert np.allclose(white_blobs(out), boxes, atol=1)
@@ -34,14 +27,14 @@ def test_a_camera_straight_above_changes_nothing() -> None:
 
 @pytest.mark.parametrize("degrees, turn", [(45.0, 0.0), (30.0, 8.0)])
 def test_pitched_boxes_are_the_warped_tiles_boxes_and_tiles_turn_squat(degrees: float, turn: float) -> None:
-    img, boxes = two_tiles()
+    img, boxes = white_boxes()
     out, moved = pitched(img, boxes, degrees, turn, np.random.default_rng(0))
     seen = white_blobs(out)
     assert len(seen) == 2  # nothing mirrored in from beyond the picture without a table to show there
     assert np.abs(seen - moved[np.argsort(moved[:, 0])]).max() <= 2
     if not turn:  # foreshortened: wider than tall compared with the tile seen from above
         w, h = moved[:, 2] - moved[:, 0], moved[:, 3] - moved[:, 1]
-        assert np.all(w / h > 1.2 * 60 / 85)
+        assert np.all(w / h > 1.2 * 40 / 56)
 
 
 @pytest.mark.skipif(not font_faces(), reason="no CJK font installed (apt-get install fonts-wqy-zenhei)")

@@ -357,3 +357,39 @@ def test_a_run_of_upright_tiles_keeps_a_photo_upright_among_a_wall_and_discards(
     apart = Detections(np.array([(100 + 60 * k, 400, 140 + 60 * k, 456) for k in range(7)], np.float32),
                        np.ones(7, np.float32))
     assert not upright_run(apart)  # upright boxes that do not touch: loose tiles, not a hand's row
+
+
+def table_of_backs_and_discards() -> Detections:
+    """A hand of 10 upright tiles touching (a pung beside them with its sideways tile in the middle), under a
+    wall of 14 backs standing edge-on (wide boxes the finder scores face down) and 8 discards lying askew
+    (near-square boxes): landscape boxes outnumber the hand's."""
+    boxes = [(40.0 * i, 300.0, 40.0 * i + 40, 356.0) for i in range(10)]
+    boxes += [(460.0, 300.0, 500.0, 356.0), (501.0, 316.0, 557.0, 356.0), (558.0, 300.0, 598.0, 356.0)]
+    boxes += [(30.0 * i, 100.0, 30.0 * i + 30, 118.0) for i in range(14)]  # the wall
+    boxes += [(60.0 * i, 180.0, 60.0 * i + 52, 228.0) for i in range(8)]  # discards at a slant
+    n = len(boxes)
+    back = np.zeros(n, np.float32)
+    back[13:27] = 0.9
+    return Detections(np.array(boxes, np.float32), np.full(n, 0.9, np.float32), back_score=back)
+
+
+def test_a_wall_and_discards_make_no_upright_tile_of_the_hand_sideways() -> None:
+    from vision.crops import orientation
+    from vision.orientation import run_aspect
+
+    det = table_of_backs_and_discards()
+    _, as_the_table_says = orientation(det.xyxy)
+    assert as_the_table_says[:10].all()  # the table's median alone takes the hand's upright tiles for sideways
+    turn, side = orientation(det.xyxy, run_aspect(det))
+    assert not side[:10].any() and side[11] and not side[10] and not side[12]
+    assert turn[11] and not turn[:11].any()
+
+
+def test_a_wall_of_backs_standing_edge_on_does_not_make_the_photo_look_turned() -> None:
+    from vision.orientation import landscape
+
+    det = table_of_backs_and_discards()
+    # the pung and three loose tiles of the hand (no run of five touching), and the wall
+    few = det[np.r_[np.arange(10, 13), np.arange(13, 27), np.array([0, 2, 4])]]
+    assert not landscape(few)
+    assert landscape(Detections(few.xyxy, few.confidence))  # without the finder's face-down scores it would
