@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from evaluation.conditions import homography
 from training.faces import FACE_H, FACE_W, draw_face, tileset_faces, tinted
 from training.synth import FACE_CODES, random_table_groups
 from training.table_aug import glare, low_light, shake
@@ -138,8 +139,8 @@ def table(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
     return img * light + rng.normal(0, 3, (h, w, 3)).astype(np.float32)
 
 
-def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, rng: np.random.Generator,
-            fov: float = 69.0, bg: np.ndarray | None = None) -> tuple[np.ndarray, Boxes]:
+def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, fov: float = 69.0,
+            bg: np.ndarray | None = None) -> tuple[np.ndarray, Boxes]:
     """The table seen by a pinhole camera pitched ``degrees`` toward the near side about the tiles' centre and
     turned ``turn`` degrees in the plane, scaled so that the tiles keep their spread; boxes as their tiles'
     warped corners' boxes. What the view shows beyond the drawn table is ``bg`` (the bare table) mirrored, never
@@ -170,16 +171,15 @@ def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, rng: np.
     r = cv2.getRotationMatrix2D((0, 0), turn, scale)
     r[:, 2] = np.array([cx, cy]) - r[:, :2] @ centre
     full = np.vstack([r, [0, 0, 1]]) @ m
-    out = cv2.warpPerspective(img, full, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    inside = cv2.warpPerspective(np.ones((h, w), np.float32), full, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    if len(boxes):
+        out, boxes = homography(img, boxes, full)
+    else:
+        out = cv2.warpPerspective(img, full, (w, h), borderMode=cv2.BORDER_REPLICATE)
     if bg is not None:
+        inside = cv2.warpPerspective(np.ones((h, w), np.float32), full, (w, h), flags=cv2.INTER_LINEAR)[..., None]
         beyond = cv2.warpPerspective(bg, full, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         out = (inside * out + (1 - inside) * beyond).astype(img.dtype)
-    if not len(boxes):
-        return out, boxes
-    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1)
-    warped = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), full).reshape(-1, 4, 2)
-    return out, np.c_[warped.min(1), warped.max(1)].astype(np.float32)
+    return out, boxes
 
 
 def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
@@ -248,7 +248,7 @@ def view(img: np.ndarray, boxes: Boxes, rng: np.random.Generator, bg: np.ndarray
     glare, dim light, focus, JPEG."""
     if rng.random() < 0.75:
         img, boxes = pitched(img, boxes, float(rng.uniform(0, 50) if rng.random() < 0.7 else rng.uniform(35, 52)),
-                             float(rng.uniform(-12, 12)), rng, fov=float(rng.uniform(55, 80)), bg=bg)
+                             float(rng.uniform(-12, 12)), fov=float(rng.uniform(55, 80)), bg=bg)
     for p, change in ((0.35, shake), (0.2, glare), (0.2, low_light)):
         if rng.random() < p:
             img, boxes = change(img, boxes, rng)

@@ -109,8 +109,9 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
     for i in range(designs):
         img, boxes, cls = scene(rng, backgrounds=bank.backgrounds)
         write_example(root / "train", f"design_{i:05d}", img, boxes, cls)
+
     def pitch(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return pitched(img, boxes, float(rng.uniform(20, 50)), float(rng.uniform(-8, 8)), rng,
+        return pitched(img, boxes, float(rng.uniform(20, 50)), float(rng.uniform(-8, 8)),
                        fov=float(rng.uniform(55, 80)))
 
     copies(real_copies, "real", with_conditions)

@@ -55,10 +55,9 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
     index = {t: i for i, t in enumerate(tiles)}
     longest = max(range(len(rows)), key=lambda r: sum(map(len, rows[r]))) if rows else 0
 
-    def gap(a: list[int], b: list[int]) -> float:  # between group a and the group b beyond it
-        if sub.xyxy[index[b[0]], 0] < sub.xyxy[index[a[0]], 0]:  # b lies to the left (a mirrored row)
-            return float(sub.xyxy[index[a[-1]], 0] - sub.xyxy[index[b[0]], 2]) / max(width, 1e-6)
-        return float(sub.xyxy[index[b[0]], 0] - sub.xyxy[index[a[-1]], 2]) / max(width, 1e-6)
+    def gap(a: list[int], b: list[int]) -> float:  # between a's last tile and b's first, b beyond a either way
+        ta, tb = sub.xyxy[index[a[-1]]], sub.xyxy[index[b[0]]]
+        return float(max(tb[0] - ta[2], ta[0] - tb[2])) / max(width, 1e-6)
 
     def is_flowers(g: list[int]) -> bool:
         return all(det.codes[t] in flowers for t in g)

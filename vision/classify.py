@@ -15,7 +15,7 @@ from .crops import crops_to_batch, orientation, oriented_crop, quarter_turnable,
 from .detections import Detections
 from .geometry import levelled, row_angle
 from .glare import take_off, veil_map, veil_of_boxes
-from .orientation import finder_backs, run_aspect, upright_run
+from .orientation import finder_backs, run_aspect
 
 BLANK = CLASS_INDEX["P"]  # the blank white dragon: a plain face
 WASHED_FROM, WASHED_ALL = 0.1, 0.5  # blown-out share of a crop where its face starts to be, and is, unreadable
@@ -133,7 +133,8 @@ class Classifier:
         slanted tile is squarer than the tile), or, for a photo turned by a quarter, all kept as they lie when
         that reads surer; sets ``det.turned``. Also the cut of tile i from another photo, and the sideways tiles."""
         angle = row_angle(det.xyxy) if self.config.oriented else 0.0
-        turn, side = orientation(levelled(det.xyxy, angle), run_aspect(det) if len(det) else None)
+        hand = run_aspect(det) if len(det) else None  # a run of upright tiles touching: the hand as shot
+        turn, side = orientation(levelled(det.xyxy, angle), hand)
 
         def cut_box(box: np.ndarray, tb: bool, src: np.ndarray = img) -> np.ndarray:
             return (oriented_crop(src, box, angle, turn=tb) if angle else tile_crop(src, box, turn=tb))[0]
@@ -143,7 +144,7 @@ class Classifier:
         det.turned = quarter
         faces = ~finder_backs(det)  # (a wall of backs standing edge-on is wide whichever way the photo lies)
         if not quarter and self.config.photo_turn and faces.sum() >= 3 and turn[faces].mean() > 0.5 \
-                and not upright_run(det):
+                and hand is None:
             # boxes landscape as a rule: a photo turned by 90 degrees, or stretched until upright tiles look
             # landscape; the classifier's surer reading of the whole photo decides which
             kept = [cut_box(box, False) for box in det.xyxy]

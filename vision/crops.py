@@ -62,9 +62,10 @@ def orientation(xyxy: np.ndarray, upright: float | None = None) -> tuple[np.ndar
         return np.zeros(0, bool), np.zeros(0, bool)
     aspect = aspects(xyxy)
     med = float(np.median(aspect))
-    if med > 1.0 and upright is not None and not squat(xyxy):
+    squashed = med > 1.0 and squat(xyxy)
+    if med > 1.0 and upright is not None and not squashed:
         med = upright
-    if med <= 1.0 or squat(xyxy):
+    if med <= 1.0 or squashed:
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
         # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least
         side = aspect > max(1.0, 1.3 * med)
