@@ -183,10 +183,11 @@ def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, fov: flo
 
 
 def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
-          backgrounds: list[np.ndarray] | None = None) -> tuple[np.ndarray, Boxes, list[int]]:
+          backgrounds: list[np.ndarray] | None = None, close: float = 0.12) -> tuple[np.ndarray, Boxes, list[int]]:
     """One training photo in a design of its own: the photo (BGR uint8), its tiles' boxes, their classes
     (0 a tile face up, 1 face down). ``backgrounds``: tile-free patches of real photos, the table in half the
-    scenes (patterned cloths and trays, which a finder must not take for tiles)."""
+    scenes (patterned cloths and trays, which a finder must not take for tiles). ``close``: the chance that the
+    scene is a close-up of a few big tiles."""
     if canvas is None:
         canvas = [(640, 640), (640, 480), (480, 640), (640, 360)][int(rng.integers(4))]
     cw, ch = canvas
@@ -199,19 +200,19 @@ def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
     bare = np.clip(img, 0, 255).astype(np.uint8)
     groups = random_table_groups(rng)
     n_tiles = sum(len(g) for g in groups) + 0.6 * len(groups)
-    close = rng.random() < 0.12
+    is_close = rng.random() < close
     spread = rng.uniform(0.5, 1.0) if rng.random() < 0.8 else rng.uniform(1.0, 1.6)  # the hand across the photo
-    tile_w = int(rng.uniform(0.18, 0.4) * cw) if close else int(cw * spread / n_tiles)
+    tile_w = int(rng.uniform(0.18, 0.4) * cw) if is_close else int(cw * spread / n_tiles)
     tile_w = max(tile_w, 10)
     tile_h = int(tile_w * rng.uniform(1.3, 1.55) * (1 + body.side))
     boxes: list[tuple[float, ...]] = []
     classes: list[int] = []
     two_rows = rng.random() < 0.35 and len(groups) > 2
     rows = [groups[:2], groups[2:]] if two_rows else [groups]
-    y = int(rng.uniform(0.15, 0.75) * ch) if not close else int(rng.uniform(0.1, 0.5) * ch)
+    y = int(rng.uniform(0.15, 0.75) * ch) if not is_close else int(rng.uniform(0.1, 0.5) * ch)
     touching = rng.random() < 0.5
     for row in rows:
-        x = int(rng.uniform(0.02, 0.2) * cw) if spread < 1 and not close else int(rng.uniform(-0.3, 0.05) * cw)
+        x = int(rng.uniform(0.02, 0.2) * cw) if spread < 1 and not is_close else int(rng.uniform(-0.3, 0.05) * cw)
         for g in row:
             for code, sideways in g:
                 tw, th = (tile_h, int(tile_w * (1 + body.side * 0.5))) if sideways else (tile_w, tile_h)
@@ -225,7 +226,7 @@ def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
                 x += tw + (0 if touching else int(rng.uniform(0, 0.08) * tile_w))
             x += int(rng.uniform(0.3, 1.0) * tile_w)
         y -= int(tile_h * rng.uniform(1.3, 2.2))  # the second row (melds) further away
-    if rng.random() < 0.4 and not close:  # other tiles lying about: discards at any angle
+    if rng.random() < 0.4 and not is_close:  # other tiles lying about: discards at any angle
         for _ in range(int(rng.integers(3, 14))):
             s = rng.uniform(0.75, 1.0)
             code = FACE_CODES[int(rng.integers(len(FACE_CODES)))]

@@ -23,6 +23,7 @@ from training.data import load_split, shared_dir
 from training.designs import pitched, scene
 from training.synth import CropBank, compose, random_table_groups
 from training.table_aug import steep_turn, table_conditions
+from vision.geometry import turn_boxes, turn_image
 
 
 def offline_env(work: Path) -> None:
@@ -56,13 +57,17 @@ def write_example(folder: Path, name: str, img: np.ndarray, boxes: np.ndarray, c
 
 
 def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, real_copies: int = 0,
-                  turned_copies: int = 0, designs: int = 0, pitched_copies: int = 0) -> Path:
+                  turned_copies: int = 0, designs: int = 0, pitched_copies: int = 0, quarter_copies: int = 0,
+                  close_ups: int = 0) -> Path:
     """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml. ``conditions``:
     the share of composites given one or two photo conditions (``table_aug``: tilt, glare, shake, defocus, dim
     light, colour cast); ``real_copies``: that many extra copies of random `train` photos, each with conditions;
     ``turned_copies``: that many turned 15-60 degrees in their plane, half of them with one more condition;
     ``designs``: that many scenes in made-up tile designs seen by a pitched, shaken phone (``training.designs``);
-    ``pitched_copies``: that many `train` photos seen by a pinhole camera pitched 20-50 degrees (squat tiles)."""
+    ``pitched_copies``: that many `train` photos seen by a pinhole camera pitched 20-50 degrees (squat tiles);
+    ``quarter_copies``: that many turned a quarter either way with no EXIF, some with one more condition (a finder
+    that has seen tiles lying on their side boxes them whole); ``close_ups``: that many more design scenes, each a
+    close-up (a tile a fifth to two fifths of the frame, one box however many parts its face has)."""
     root = work / "data"
     if root.exists():
         shutil.rmtree(root)
@@ -109,6 +114,16 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
     for i in range(designs):
         img, boxes, cls = scene(rng, backgrounds=bank.backgrounds)
         write_example(root / "train", f"design_{i:05d}", img, boxes, cls)
+    for i in range(close_ups):
+        img, boxes, cls = scene(rng, backgrounds=bank.backgrounds, close=1.0)
+        write_example(root / "train", f"close_{i:05d}", img, boxes, cls)
+
+    def quarter(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k = 1 if rng.random() < 0.5 else 3
+        img, boxes = turn_image(img, k), turn_boxes(boxes, img.shape, k)
+        if rng.random() < 0.5:
+            img, boxes, _ = table_conditions(img, boxes, rng, most=1)
+        return img, boxes
 
     def pitch(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return pitched(img, boxes, float(rng.uniform(20, 50)), float(rng.uniform(-8, 8)),
@@ -117,6 +132,7 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
     copies(real_copies, "real", with_conditions)
     copies(pitched_copies, "pitched", pitch)
     copies(turned_copies, "turned", turned)
+    copies(quarter_copies, "quarter", quarter)
     yaml = work / "tiles.yaml"
     yaml.write_text(f"path: {root.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n  1: back\n")
     return yaml
@@ -160,6 +176,10 @@ def main() -> None:
                     help="extra copies of train photos seen by a camera pitched 20-50 degrees")
     ap.add_argument("--turned-copies", type=int, default=0,
                     help="extra copies of train photos turned 15-60 degrees in their plane")
+    ap.add_argument("--quarter-copies", type=int, default=0,
+                    help="extra copies of train photos turned a quarter either way (no EXIF)")
+    ap.add_argument("--close-ups", type=int, default=0,
+                    help="extra design scenes that are close-ups (a tile a fifth of the frame or more)")
     ap.add_argument("--freeze-norms", action="store_true",
                     help="keep every batch norm as it is (evaluation mode): a stage from the rebuilt shipped finder "
                          "then trains the folded convolutions themselves, with no norm statistics to settle")
@@ -183,7 +203,7 @@ def main() -> None:
         model.train(resume=True)
     else:
         yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies, args.turned_copies,
-                             args.designs, args.pitched_copies)
+                             args.designs, args.pitched_copies, args.quarter_copies, args.close_ups)
         print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
         model = YOLO(args.weights)
         extra: dict[str, object] = {"time": args.hours} if args.hours else {}

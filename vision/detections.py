@@ -67,7 +67,8 @@ class Detections:
     def copy(self) -> Detections:
         """An independent copy (the interpretation of a reading changes its probabilities)."""
         return Detections(self.xyxy.copy(), self.confidence.copy(), self.probs.copy(), self.sideways.copy(),
-                          turned=self.turned, levelled=self.levelled, sharpened=self.sharpened)
+                          None if self.back_score is None else self.back_score.copy(), turned=self.turned,
+                          levelled=self.levelled, sharpened=self.sharpened)
 
     def __len__(self) -> int:
         return len(self.xyxy)
