@@ -118,8 +118,12 @@ def letterbox(img: np.ndarray, size: int, stride: int = 0, scale: float | None =
     canvas = np.full((ch, cw, 3), 114, np.uint8)
     px, py = (cw - nw) // 2, (ch - nh) // 2
     canvas[py:py + nh, px:px + nw] = resized
-    blob = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-    return np.ascontiguousarray(blob), r, (px, py)
+    # RGB planes scaled to 0-1, each channel written once straight into the batch (the same values as a transposed
+    # copy divided by 255, at half the cost)
+    blob = np.empty((1, 3, ch, cw), np.float32)
+    for c in range(3):
+        np.divide(canvas[..., 2 - c], np.float32(255.0), out=blob[0, c], dtype=np.float32)
+    return blob, r, (px, py)
 
 
 def suppress_contained(boxes: np.ndarray, scores: np.ndarray, idx: np.ndarray, ratio: float = 0.6,
