@@ -46,3 +46,13 @@ def test_a_scene_gives_one_class_per_box_and_boxes_on_the_photo() -> None:
         assert len(boxes) == len(classes) > 0 and set(classes) <= {0, 1}
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
         assert np.mean((centres >= 0).all(1) & (centres[:, 0] < 480) & (centres[:, 1] < 360)) > 0.5
+
+
+@pytest.mark.skipif(not font_faces(), reason="no CJK font installed (apt-get install fonts-wqy-zenhei)")
+def test_a_close_up_scene_shows_a_few_big_tiles() -> None:
+    """``train_detector --close-ups``: every such scene is a close-up, tiles a fifth of the frame or more across."""
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        img, boxes, _ = scene(rng, (640, 480), close=1.0)
+        on = boxes[(boxes[:, 2] > 0) & (boxes[:, 0] < 640)]
+        assert len(on) and float(np.median(on[:, 2] - on[:, 0])) >= 0.1 * 640

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import Detections
-from vision.gaps import filled_holes
+from vision.gaps import LabView, filled_holes
 
 FELT = (40, 120, 40)  # BGR
 IVORY = (200, 225, 235)
@@ -53,3 +53,12 @@ def test_a_sideways_tile_missed_in_a_meld_is_filled_as_sideways():
     x1, y1, x2, y2 = out.xyxy[-1]
     assert x2 - x1 > y2 - y1  # lying sideways: wider than tall
     assert abs(y1 - side[1]) <= 2 and abs(y2 - side[3]) <= 2
+
+
+def test_the_lab_view_of_a_region_is_that_region_of_the_whole_picture_in_lab():
+    """The hole filling converts only what it looks at; each region is the same as the whole picture converted."""
+    import cv2
+
+    img = np.random.default_rng(1).integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    whole = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    assert np.array_equal(LabView(img).region(5, 30, 7, 50), whole[5:30, 7:50])

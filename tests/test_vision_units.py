@@ -90,6 +90,15 @@ def test_letterbox_for_any_shape_pads_to_the_stride_only():
     assert blob.shape == (1, 3, 416, 416)
 
 
+def test_letterbox_gives_the_finder_rgb_planes_scaled_to_one():
+    """The batch is the padded picture's RGB planes divided by 255 (written channel by channel, the same values)."""
+    img = np.random.default_rng(0).integers(0, 256, (64, 96, 3), dtype=np.uint8)
+    blob, r, (px, py) = letterbox(img, 96, stride=32)
+    assert r == 1.0 and (px, py) == (0, 0) and blob.flags["C_CONTIGUOUS"]
+    want = img[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    assert np.array_equal(blob, want)
+
+
 def test_letterbox_at_a_fixed_scale_may_exceed_the_size_for_any_shape_input():
     """The zoomed second pass: a wide strip of small tiles enlarged 2x in one input, padded to the stride."""
     blob, r, _ = letterbox(np.zeros((150, 700, 3), np.uint8), 416, stride=32, scale=2.0)
