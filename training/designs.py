@@ -171,10 +171,7 @@ def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, fov: flo
     r = cv2.getRotationMatrix2D((0, 0), turn, scale)
     r[:, 2] = np.array([cx, cy]) - r[:, :2] @ centre
     full = np.vstack([r, [0, 0, 1]]) @ m
-    if len(boxes):
-        out, boxes = homography(img, boxes, full)
-    else:
-        out = cv2.warpPerspective(img, full, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    out, boxes = homography(img, boxes, full)
     if bg is not None:
         inside = cv2.warpPerspective(np.ones((h, w), np.float32), full, (w, h), flags=cv2.INTER_LINEAR)[..., None]
         beyond = cv2.warpPerspective(bg, full, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)

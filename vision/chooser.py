@@ -59,8 +59,10 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
         ta, tb = sub.xyxy[index[a[-1]]], sub.xyxy[index[b[0]]]
         return float(max(tb[0] - ta[2], ta[0] - tb[2])) / max(width, 1e-6)
 
+    codes = det.codes  # (a property that reads every box's class: once, not per group and cut)
+
     def is_flowers(g: list[int]) -> bool:
-        return all(det.codes[t] in flowers for t in g)
+        return all(codes[t] in flowers for t in g)
 
     def end_cut(groups: list[list[int]], k: int) -> float:
         """What leaving out the k groups at the right end of ``groups`` counts for (see the doc)."""
