@@ -150,3 +150,22 @@ def test_a_neighbours_pung_beyond_the_flowers_is_left_out_not_the_hands_pung_bef
     r = interpret(det, "nanning-fan", True, 0)
     assert sorted(r.layout.apart) == [0, 1, 2]
     assert [g for g in r.layout.groups if g.kind == "meld"][0].tiles == sorted(pung)
+
+
+def test_the_hands_second_row_of_melds_stays_whatever_lies_beside_the_hand():
+    """The hand's melds in a second row nearer the camera, another player's kongs in line with the concealed row
+    on both sides a little apart: leaving out the second row would also make a legal hand (with the kongs as
+    melds, fewer tiles out), but the row laid out under the hand is the hand's (found on a composed table)."""
+    b, c = row(["E", "E", "E", "E"], -199, sideways={1})  # theirs, 0.5 tile widths from the hand
+    b2, c2 = row(["1m", "1m", "1m", "1m", "2m", "3p", "3p"], 0)
+    b3, c3 = row(["3m"], 320)
+    b4, c4 = row(["1s", "1s", "1s", "1s"], 400)  # theirs, 1 tile width beyond the winning tile
+    b5, c5 = row(["2p", "2p", "2p"], 0, y=170, sideways={0})
+    b6, c6 = row(["6s", "6s", "6s"], 180, y=170, sideways={2})
+    det = dets(b + b2 + b3 + b4 + b5 + b6, c + c2 + c3 + c4 + c5 + c6)
+    r = interpret(det, "nanning", True, 0)
+    truth = {"concealed": c2, "winning_tile": "3m", "flowers": [],
+             "melds": [{"type": "pung", "tiles": ["2p"] * 3, "from": 3}, {"type": "pung", "tiles": ["6s"] * 3,
+                                                                          "from": 1}]}
+    assert normal(r.hand) == normal(truth)
+    assert sorted(r.layout.apart) == [0, 1, 2, 3, 12, 13, 14, 15]

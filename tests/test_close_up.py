@@ -46,15 +46,32 @@ def test_two_slivers_too_narrow_together_for_a_tile_stay_apart() -> None:
     assert len(join_parts(det)) == 2
 
 
-@pytest.mark.parametrize("codes,share,seed", [(["9s", "2p"], 0.28, 4), (["7m", "E", "9s"], 0.24, 2),
-                                              (["2p", "C"], 0.26, 5)])
+CLOSE_UPS = [(["9s", "2p"], 0.28, 4), (["7m", "E", "9s"], 0.24, 2), (["2p", "C"], 0.26, 5)]
+
+
+@pytest.mark.parametrize("codes,share,seed", CLOSE_UPS)
 def test_a_close_up_reads_each_tile_once(reader: TileReader, codes: list[str], share: float, seed: int) -> None:
     """Found before the fix as 4, 6 and 3 boxes: bamboo columns and dragons read as tiles of their own."""
-    img = close_up(codes, share, seed)
-    seen = read_image(img, reader, "nanning", False, 0)
+    seen = read_image(close_up(codes, share, seed), reader, "nanning", False, 0)
     assert len(seen.det) == len(codes)
-    without = read_image(img, TileReader(threads=2, config=ReaderConfig().but(close_up=False)), "nanning", False, 0)
-    assert len(without.det) > len(seen.det)
+
+
+def test_without_the_close_up_mending_close_ups_are_read_in_parts() -> None:
+    """The ablation: with ``close_up`` off, the close-ups above come out as more boxes than tiles."""
+    without = TileReader(threads=2, config=ReaderConfig().but(close_up=False))
+    boxes = [len(read_image(close_up(c, share, seed), without, "nanning", False, 0).det)
+             for c, share, seed in CLOSE_UPS]
+    assert sum(boxes) > sum(len(c) for c, _, _ in CLOSE_UPS)
+
+
+def test_a_whole_tile_is_told_from_its_slivers() -> None:
+    from vision.finding import tile_shaped
+
+    tiles = Detections(np.float32([[0, 0, 100, 140], [105, 0, 245, 100]]), np.float32([0.9, 0.8]))  # upright, sideways
+    assert tile_shaped(tiles)
+    slivers = Detections(np.float32([[0, 0, 35, 140], [40, 0, 72, 140], [80, 0, 180, 140]]), np.float32([0.9] * 3))
+    assert not tile_shaped(slivers)
+    assert not tile_shaped(Detections(np.float32([[0, 0, 35, 140]]), np.float32([0.2])))  # nothing sure
 
 
 def _hand_row(n: int = 6, x0: float = 0.0) -> list[list[float]]:

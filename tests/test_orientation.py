@@ -393,3 +393,31 @@ def test_a_wall_of_backs_standing_edge_on_does_not_make_the_photo_look_turned() 
     few = det[np.r_[np.arange(10, 13), np.arange(13, 27), np.array([0, 2, 4])]]
     assert not landscape(few)
     assert landscape(Detections(few.xyxy, few.confidence))  # without the finder's face-down scores it would
+
+
+def test_a_hand_of_melds_in_one_line_keeps_its_upright_tiles_upright_among_a_wall_and_discards() -> None:
+    """A hand of one tile, the winning tile and four melds (no five upright tiles touching), under a wall of
+    backs and discards lying askew: its upright tiles in one line, a little apart, are the measure; tiles
+    scattered at the same spacing are not (found on a composed table, where the hand's 9p was read sideways)."""
+    from vision.crops import orientation
+    from vision.orientation import run_aspect
+
+    boxes: list[tuple[float, float, float, float]] = [(0.0, 300.0, 40.0, 356.0), (60.0, 300.0, 100.0, 356.0)]
+    x = 130.0
+    for _ in range(4):  # a pung each: upright, sideways, upright
+        boxes += [(x, 300.0, x + 40, 356.0), (x + 41, 316.0, x + 97, 356.0), (x + 98, 300.0, x + 138, 356.0)]
+        x += 170
+    hand = len(boxes)
+    boxes += [(30.0 * i, 100.0, 30.0 * i + 30, 118.0) for i in range(14)]  # the wall, face down
+    boxes += [(60.0 * i, 180.0, 60.0 * i + 52, 228.0) for i in range(10)]  # discards at a slant
+    back = np.zeros(len(boxes), np.float32)
+    back[hand:hand + 14] = 0.9
+    det = Detections(np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32), back_score=back)
+    _, as_the_table_says = orientation(det.xyxy)
+    upright = [i for i in range(hand) if boxes[i][3] - boxes[i][1] > boxes[i][2] - boxes[i][0]]
+    assert as_the_table_says[upright].all()  # without the hand's measure, every upright tile looks sideways
+    _, side = orientation(det.xyxy, run_aspect(det))
+    assert not side[upright].any() and side[[3, 6, 9, 12]].all()
+    scattered = [(60.0 * i, 300.0 + (37 if i % 2 else 0), 60.0 * i + 40, 356.0 + (37 if i % 2 else 0))
+                 for i in range(8)]
+    assert run_aspect(Detections(np.array(scattered, np.float32), np.ones(8, np.float32))) is None

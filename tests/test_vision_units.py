@@ -460,3 +460,23 @@ def test_a_slanted_tiles_label_turned_45_degrees_matches_its_tile_only_at_the_lo
     own = np.float32([[*q.min(0), *q.max(0)] for q in (np.hstack([t, np.ones((4, 1))]) @ m.T for t in tiles)])
     assert match(turned, own) == []
     assert sorted(match(turned, own, 0.3)) == [(0, 0), (1, 1)]
+
+
+def test_a_row_laid_out_in_line_is_told_from_scattered_tiles():
+    from vision.layout import laid_out
+
+    b, c = row(["1m", "2m", "3m", "4m", "5m", "6m"], 0, sideways={3})  # a sideways tile lies on the row's line
+    assert laid_out(dets(b, c), list(range(6)))
+    scattered = [(60.0 * i, 100.0 + 23 * (i % 3), 60.0 * i + 48, 152.0 + 31 * (i % 3)) for i in range(6)]
+    assert not laid_out(dets(scattered, c), list(range(6)))
+
+
+def test_the_hand_is_the_row_laid_out_in_line_not_larger_discards_lying_askew():
+    """Discards lying at any angle have larger boxes than the hand's upright tiles: the row laid out in line is
+    the hand's, whatever the size of the scattered row's boxes."""
+    from vision.layout import apart_from_hand
+
+    b, c = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "9m", "5p", "5p", "5p"], 0, y=300)
+    scattered = [(70.0 * i, 100.0 + 20 * (i % 3), 70.0 * i + 60, 166.0 + 25 * (i % 3)) for i in range(8)]
+    det = dets(scattered + b, ["E"] * 8 + c)
+    assert apart_from_hand(det) == list(range(8))

@@ -26,7 +26,7 @@ from scoring.tiles import CODES
 
 from .correction import Correction, correct
 from .detections import Detections
-from .layout import FLOWERS, Layout, along_rows, analyse, hand_rows, rows_of, split_groups, sub_layout
+from .layout import FLOWERS, Layout, along_rows, analyse, hand_rows, laid_out, rows_of, split_groups, sub_layout
 from .said import Said
 
 MOST_PER_END = 2  # groups left out at most at each end of a row
@@ -36,6 +36,8 @@ MOST_ROWS_CUT = 3  # rows whose end groups are tried (the largest); the others a
 MOST_CUTS = 4000  # ways of leaving groups out, at most
 MOST_ROWS = 6  # other rows tried as the hand's main row, at most (nearest the camera first)
 INSIDE_FLOWERS = 2.0  # tile widths counted against a cut that takes a group between the hand and its flowers
+OWN_ROW = 1.0  # tile widths counted against leaving out a whole row laid out in line nearer the camera than the
+# longest: the hand's second row (its melds); other players' melds lie in line with the hand, discards beyond it
 HAND_GAP = 0.8  # tile widths: a cut through a wider gap counts for it (another player's meld lies apart), one
 # through a narrower gap against it (the gaps between the hand's own groups)
 
@@ -45,6 +47,8 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
     """The ways to leave out groups at the ends of the rows (or a whole row other than the longest) of these
     tiles: each the tiles left out and how far the gaps its cuts run through are wider than ``HAND_GAP``, in tile
     widths, summed (another player's meld lies farther from the hand than the hand's groups from each other).
+    Leaving out any of a row laid out in line nearer the camera than the longest (the hand's melds in a second
+    row) counts ``OWN_ROW`` against a cut.
 
     A group of ``flowers`` codes is the hand's own and stays: a cut is measured at the gap before the innermost
     group it takes that is not flowers, and a cut that takes a group lying between the hand and its flowers
@@ -74,8 +78,14 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
         inside = any(is_flowers(g) for g in taken[inner + 1:])
         return gap(groups[first - 1], groups[first]) - HAND_GAP - (INSIDE_FLOWERS if inside else 0.0)
 
+    def own_row(r: int) -> bool:  # laid out in line (not scattered discards), nearer the camera than the longest
+        row, main = ([index[t] for g in rows[k] for t in g] for k in (r, longest))
+        return len(row) >= 3 and laid_out(sub, row) and \
+            float(sub.centers[row, 1].mean()) > float(sub.centers[main, 1].mean())
+
     per_row: list[list[tuple[set[int], float]]] = []
     for r, groups in enumerate(rows):
+        own = -OWN_ROW if r != longest and own_row(r) else 0.0  # the hand's second row: none of it is another's
         options: list[tuple[set[int], float]] = [(set(), 0.0)]
         mirrored = [list(reversed(g)) for g in reversed(groups)]
         for left in range(min(MOST_PER_END, len(groups) - 1) + 1):
@@ -84,9 +94,9 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
                     continue
                 out = {t for g in groups[:left] + groups[len(groups) - right:] for t in g}
                 cut = (end_cut(mirrored, left) if left else 0.0) + (end_cut(groups, right) if right else 0.0)
-                options.append((out, cut))
+                options.append((out, cut + own))
         if r != longest:
-            options.append(({t for g in groups for t in g}, 0.0))
+            options.append(({t for g in groups for t in g}, own))
         per_row.append(options)
     # rows past the largest few (scattered discards each make a row) are kept or left out whole
     order = sorted(range(len(rows)), key=lambda r: -sum(map(len, rows[r])))

@@ -34,6 +34,11 @@ SQUARISH = 1.15  # the widest median box taken for tiles tilted in the photo's p
 CLOSE_UP = 80.0  # input pixels along a tile (its long side) from which the first pass is read again halved
 INSIDE = 0.7  # the share of a box's area inside a larger box from which it is a part of that box's tile
 PART = 0.45  # the largest part of a tile, a share of its box's area (a bamboo tile's column of sticks: a third)
+# a close-up still read in parts is read smaller, at these shares of the first pass's input, until its boxes are
+# whole tiles (the finder learnt tiles 20-60 input pixels across; a tile filling a quarter of the frame is 100+)
+CLOSE_UP_SHARES = (1 / 3, 1 / 4, 1 / 6)
+UPRIGHT_TILE = (0.5, 0.95)  # width / height of a box that is a whole tile standing up (a column of sticks: 0.2-0.4)
+SIDEWAYS_TILE = (1.05, 2.0)  # width / height of a box that is a whole tile lying sideways
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,16 @@ def whole_tiles(det: Detections, halved: Detections) -> Detections:
     return Detections.boxes_of([det[~parts], sure[holds]])
 
 
+def tile_shaped(det: Detections) -> bool:
+    """Whether every sure box has a whole tile's shape, upright or sideways (not a sliver: a part of a tile)."""
+    sure = det[det.confidence >= SURE]
+    if not len(sure):
+        return False
+    r = sure.sizes[:, 0] / np.maximum(sure.sizes[:, 1], 1e-6)
+    upright = (r >= UPRIGHT_TILE[0]) & (r <= UPRIGHT_TILE[1])
+    return bool((upright | ((r >= SIDEWAYS_TILE[0]) & (r <= SIDEWAYS_TILE[1]))).all())
+
+
 def from_copy(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
     """Boxes from the downscaled copy's pixels to the photo's."""
     if len(det):
@@ -189,6 +204,11 @@ class Search:
         close = self.config.close_up and self.is_close_up(small, best, first_scale)
         if close:  # a close-up: tiles the first pass cut into parts made whole by a pass at half the size
             best = whole_tiles(best, self.finder.find(small, 1.0, 1.0, self.input_scale(small, first_scale) / 2))
+        if self.config.close_up and self.is_close_up(small, best, first_scale, slivers=True) and \
+                not tile_shaped(best):
+            smaller = self.smaller(small, first_scale)
+            close = close or smaller is not None
+            best = best if smaller is None else smaller
         slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
         if slant:
             best = from_copy(best, (small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]), img.shape)
@@ -216,14 +236,27 @@ class Search:
         """The first pass's input pixels per pixel of ``small``."""
         return first_scale or self.finder.imgsz / max(small.shape[:2])
 
-    def is_close_up(self, small: np.ndarray, best: Detections, first_scale: float | None) -> bool:
+    def is_close_up(self, small: np.ndarray, best: Detections, first_scale: float | None, slivers: bool = False
+                    ) -> bool:
         """Whether the first pass saw the tiles longer than ``CLOSE_UP`` input pixels (a close-up: the finder
         learnt tiles of 20-60 across, and reads a larger one's groups of sticks or dots as tiles of their own; the
-        long side, since those parts are as tall as the tile)."""
+        long side, since those parts are as tall as the tile). A reading of slivers only (a photo stretched to a
+        square, or a close-up read in columns of sticks) counts with ``slivers``."""
         sure = best[best.confidence >= SURE]
-        if not len(sure) or squashed(best.xyxy):  # (a photo stretched to a square: its tiles are all slivers)
+        if not len(sure) or (not slivers and squashed(best.xyxy)):
             return False
         return float(np.median(sure.sizes.max(1))) * self.input_scale(small, first_scale) >= CLOSE_UP
+
+    def smaller(self, small: np.ndarray, first_scale: float | None) -> Detections | None:
+        """A close-up still read in parts, read smaller (``CLOSE_UP_SHARES`` of the first pass's size) until the
+        finder boxes whole tiles, surely (mean score ``SURE`` or more): that reading, or None where no size does (a
+        photo stretched to a square stays slivers at every size; the un-stretched re-read takes it)."""
+        scale = self.input_scale(small, first_scale)
+        for share in CLOSE_UP_SHARES:
+            det = self.finder.find(small, 1.0, 1.0, scale * share)
+            if len(det) and float(det.confidence.mean()) >= SURE and tile_shaped(det):
+                return det
+        return None
 
     def deblurred(self, small: np.ndarray, best: Detections, first_scale: float | None
                   ) -> tuple[np.ndarray, Detections, bool]:

@@ -189,6 +189,18 @@ WALL_BACKS = 0.8  # a row this much face down (and at least 6 long) is a wall, n
 HAND_ROWS_APART = 2.0  # rows of one hand lie within this many tile heights of each other
 FLOWERS_APART = 4.0  # and its flowers within this many
 NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
+IN_LINE = 0.2  # tile heights: a tile lies in its row's line when its bottom or top edge is this close to the row's
+LAID_OUT = 0.75  # the share of a row's tiles in line from which the row is laid out (a hand), not scattered
+
+
+def laid_out(det: Detections, row: list[int]) -> bool:
+    """Whether a row's tiles lie in one line, as a hand is laid out (bottom or top edges level, a sideways tile's
+    too), not scattered as discards lying at any angle are (their boxes' edges are uneven)."""
+    box = det.xyxy[row]
+    unit = float(np.median(box[:, 3] - box[:, 1]))
+    bottom = np.abs(box[:, 3] - np.median(box[:, 3])) <= IN_LINE * unit
+    top = np.abs(box[:, 1] - np.median(box[:, 1])) <= IN_LINE * unit
+    return float((bottom | top).mean()) >= LAID_OUT
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
@@ -216,8 +228,10 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: lis
     elif not long_rows:
         return []
     else:
-        # the hand lies nearest the camera, so its tiles are the largest: of the long rows with tiles of about the
-        # largest size (the walls and discards farther off are smaller), the longest, then the lowest
+        # the hand is laid out in a line (discards lying at any angle are scattered, and their boxes larger than
+        # the tiles); it lies nearest the camera, so its tiles are the largest: of the long rows with tiles of
+        # about the largest size (the walls and discards farther off are smaller), the longest, then the lowest
+        long_rows = [r for r in long_rows if laid_out(det, r)] or long_rows
         largest = max(float(np.median(short[r])) for r in long_rows)
         main = max((r for r in long_rows if float(np.median(short[r])) >= NEAREST * largest),
                    key=lambda r: (len(r), float(centre[r, 1].mean())))

@@ -13,12 +13,14 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, rows_of, split_groups
+from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, laid_out, rows_of, split_groups
 
 EDGE_SIDE = 640  # pixels: the long side the edges' slant is measured at
 EDGE_BLUR = 1.5  # pixels (at EDGE_SIDE): the blur that leaves a tile's outline and takes off a mat's weave
 UPRIGHT_RUN = 5  # portrait boxes touching side by side in a row that show a hand as shot (not turned)
 TOUCHING = 0.3  # the widest gap between them, a share of a tile's width (a hand's tiles touch)
+LINE_RUN = 6  # portrait boxes in one line, a little apart, that show a hand of melds as shot (no run of 5 touching)
+LINE_GAP = 1.6  # the widest gap between them, in tile widths (a meld's sideways tile or a gap between groups)
 
 
 def edge_slant(img: np.ndarray, boxes: np.ndarray | None = None) -> tuple[float, float]:
@@ -76,24 +78,35 @@ def upright_run(det: Detections, sure: float = 0.5) -> bool:
     return run_aspect(det, sure) is not None
 
 
+def _longest_run(boxes: Detections, rows: list[list[int]], most_gap: float) -> list[int]:
+    """The longest run of boxes along one of ``rows`` with gaps of at most ``most_gap`` box widths between them."""
+    best: list[int] = []
+    for row in rows:
+        run = [row[0]]
+        for a, b in zip(row, row[1:]):
+            gap = float(boxes.xyxy[b, 0] - boxes.xyxy[a, 2])
+            run = run + [b] if gap <= most_gap * float(boxes.sizes[a, 0]) else [b]
+            if len(run) > len(best):
+                best = list(run)
+    return best
+
+
 def run_aspect(det: Detections, sure: float = 0.5) -> float | None:
     """The median width over height of the longest run of sure portrait boxes touching side by side (see
-    ``upright_run``), or None where there is no run of ``UPRIGHT_RUN``: the shape of the hand's upright tiles,
-    whatever the wall and the discards around it look like."""
+    ``upright_run``), or failing that of ``LINE_RUN`` or more lying in one line a little apart (a hand of melds);
+    None where there is neither: the shape of the hand's upright tiles, whatever the wall and the discards around
+    it look like."""
     w, h = det.sizes.T if len(det) else (np.zeros(0), np.zeros(0))
     keep = det[(det.confidence >= sure) & (h > 1.1 * w)]
     if len(keep) < UPRIGHT_RUN:
         return None
-    best: list[int] = []
-    for row in rows_of(keep):
-        run = [row[0]]
-        for a, b in zip(row, row[1:]):
-            gap = float(keep.xyxy[b, 0] - keep.xyxy[a, 2])
-            run = run + [b] if gap <= TOUCHING * float(keep.sizes[a, 0]) else [b]
-            if len(run) > len(best):
-                best = list(run)
+    rows = rows_of(keep)
+    best = _longest_run(keep, rows, TOUCHING)
     if len(best) < UPRIGHT_RUN:
-        return None
+        # a hand of melds has no five upright tiles touching: its upright tiles in one line, a little apart
+        best = _longest_run(keep, rows, LINE_GAP)
+        if len(best) < LINE_RUN or not laid_out(keep, best):
+            return None
     sizes = keep.sizes[np.array(best)]
     return float(np.median(sizes[:, 0] / np.maximum(sizes[:, 1], 1e-6)))
 
