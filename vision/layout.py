@@ -194,13 +194,19 @@ LAID_OUT = 0.75  # the share of a row's tiles in line from which the row is laid
 
 
 def laid_out(det: Detections, row: list[int]) -> bool:
-    """Whether a row's tiles lie in one line, as a hand is laid out (bottom or top edges level, a sideways tile's
-    too), not scattered as discards lying at any angle are (their boxes' edges are uneven)."""
+    """Whether a row's tiles lie in one line, as a hand is laid out (bottom or top edges on one straight line, a
+    sideways tile's too), not scattered as discards lying at any angle are (their boxes' edges are uneven)."""
     box = det.xyxy[row]
+    if len(box) < 3:
+        return True
     unit = float(np.median(box[:, 3] - box[:, 1]))
-    bottom = np.abs(box[:, 3] - np.median(box[:, 3])) <= IN_LINE * unit
-    top = np.abs(box[:, 1] - np.median(box[:, 1])) <= IN_LINE * unit
-    return float((bottom | top).mean()) >= LAID_OUT
+    x = (box[:, 0] + box[:, 2]) / 2
+
+    def in_line(edge: np.ndarray) -> np.ndarray:  # within IN_LINE of the straight line through the edges
+        fit = np.polyval(np.polyfit(x, edge, 1), x)  # (a row at a slight slant runs straight)
+        return np.abs(edge - fit) <= IN_LINE * unit
+
+    return float((in_line(box[:, 3]) | in_line(box[:, 1])).mean()) >= LAID_OUT
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
