@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from evaluation.held_out import TileSet, lit, load_design, paste, table
+from tests.helpers import SHARED
 from vision.detections import Detections
 from vision.pipeline import read_image
 from vision.reader import ReaderConfig, TileReader
@@ -96,3 +98,28 @@ def test_two_tiles_read_as_one_box_are_split_only_in_a_hand_laid_out() -> None:
     # loose tiles apart (no five whole tiles touching): a box that wide may be a sideways tile seen askew
     loose = [[60 * k, 0, 60 * k + 40, 56] for k in range(4)]
     assert len(mend_tiles(Detections(np.float32(loose + double), np.ones(5, np.float32)))) == 5
+
+
+def test_parts_of_a_close_up_tile_are_told_from_tiles_run_together() -> None:
+    from vision.finding import parts_of_tiles
+
+    tile = np.float32([[100, 0, 200, 140]])
+    columns = np.float32([[102, 2, 134, 138], [135, 0, 166, 139], [167, 3, 198, 140]])  # a 9 of bamboo's columns
+    assert parts_of_tiles(columns, tile)
+    short = np.float32([[102, 2, 134, 60], [135, 70, 166, 120]])  # shorter and narrower than the tile
+    assert not parts_of_tiles(short, tile)
+    many = np.float32([[100 + 20 * k, 0, 118 + 20 * k, 140] for k in range(5)])  # five slivers: tiles run together
+    assert not parts_of_tiles(many, tile)
+    assert not parts_of_tiles(columns, np.float32([[300, 0, 400, 140]]))  # outside every tile
+
+
+VALID = SHARED / "data" / "chinese-mahjong-rf" / "valid"
+
+
+@pytest.mark.skipif(not VALID.exists(), reason=f"{VALID} not found (set MAHJONG_SHARED)")
+def test_a_photo_stretched_to_a_square_is_not_read_as_a_close_up(reader: TileReader) -> None:
+    """18 tiles in a row, stretched by the dataset's export into slivers as tall as a close-up's: read smaller,
+    they run together into 7 boxes; the un-stretched re-read, surer of each box, finds them all."""
+    photo = next((VALID / "images").glob("hand_011_jpg*"))
+    seen = read_image(cv2.imread(str(photo)), reader, "nanning", False, 0)
+    assert len(seen.det) >= 17

@@ -39,6 +39,8 @@ PART = 0.45  # the largest part of a tile, a share of its box's area (a bamboo t
 CLOSE_UP_SHARES = (1 / 3, 1 / 4, 1 / 6)
 UPRIGHT_TILE = (0.5, 0.95)  # width / height of a box that is a whole tile standing up (a column of sticks: 0.2-0.4)
 SIDEWAYS_TILE = (1.05, 2.0)  # width / height of a box that is a whole tile lying sideways
+MOST_PARTS = 4  # parts of one close-up tile the finder boxes apart at most (a 9 of bamboo's columns: 3)
+SPANS = 0.75  # a part spans this much of its tile's height or width at least
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,29 @@ def tile_shaped(det: Detections) -> bool:
     return bool((upright | ((r >= SIDEWAYS_TILE[0]) & (r <= SIDEWAYS_TILE[1]))).all())
 
 
+def mean_score(det: Detections) -> float:
+    """The finder's mean score over a reading's boxes (0 for none): how sure it is of each."""
+    return float(det.confidence.mean()) if len(det) else 0.0
+
+
+def parts_of_tiles(parts: np.ndarray, tiles: np.ndarray) -> bool:
+    """Whether the boxes ``parts`` are parts of the boxes ``tiles`` as a close-up's tile is cut by the finder: each
+    lies within one tile (``INSIDE`` of its area), spans most of that tile's height or width (a column of sticks,
+    a row of dots), and no tile holds more than ``MOST_PARTS``. Tiles of a photo stretched to a square, read so small
+    that several run together, hold many shorter slivers."""
+    if not len(parts) or not len(tiles):
+        return False
+    inter = intersections(parts, tiles)
+    owner = inter.argmax(1)
+    if not bool((inter.max(1) >= INSIDE * np.maximum(box_areas(parts), 1e-6)).all()):
+        return False
+    if np.bincount(owner, minlength=len(tiles)).max() > MOST_PARTS:
+        return False
+    ps = np.stack([parts[:, 2] - parts[:, 0], parts[:, 3] - parts[:, 1]], 1)
+    ts = np.stack([tiles[:, 2] - tiles[:, 0], tiles[:, 3] - tiles[:, 1]], 1)[owner]
+    return bool((ps >= SPANS * ts).any(1).all())
+
+
 def from_copy(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
     """Boxes from the downscaled copy's pixels to the photo's."""
     if len(det):
@@ -206,7 +231,10 @@ class Search:
             best = whole_tiles(best, self.finder.find(small, 1.0, 1.0, self.input_scale(small, first_scale) / 2))
         if self.config.close_up and self.is_close_up(small, best, first_scale, slivers=True) and \
                 not tile_shaped(best):
-            smaller = self.smaller(small, first_scale)
+            smaller = self.smaller(small, best, first_scale)
+            if smaller is not None and squashed(best.xyxy) and \
+                    mean_score(self.unstretched(small, best)) > mean_score(smaller):
+                smaller = None  # a photo stretched to a square: its un-stretched re-read is surer of each box
             close = close or smaller is not None
             best = best if smaller is None else smaller
         slant = first_pass_slant(small, best, slant_from) if slant_from else 0.0
@@ -247,15 +275,18 @@ class Search:
             return False
         return float(np.median(sure.sizes.max(1))) * self.input_scale(small, first_scale) >= CLOSE_UP
 
-    def smaller(self, small: np.ndarray, first_scale: float | None) -> Detections | None:
+    def smaller(self, small: np.ndarray, best: Detections, first_scale: float | None) -> Detections | None:
         """A close-up still read in parts, read smaller (``CLOSE_UP_SHARES`` of the first pass's size) until the
-        finder boxes whole tiles, surely (mean score ``SURE`` or more): that reading, or None where no size does (a
-        photo stretched to a square stays slivers at every size; the un-stretched re-read takes it)."""
+        finder boxes whole tiles, surely (mean score ``SURE`` or more), with the sure boxes of ``best`` as their parts
+        (``parts_of_tiles``): that reading, or None where no size does (a photo stretched to a square stays slivers,
+        or runs its tiles together; the un-stretched re-read takes it)."""
         scale = self.input_scale(small, first_scale)
+        sure = best[best.confidence >= SURE].xyxy
         for share in CLOSE_UP_SHARES:
             det = self.finder.find(small, 1.0, 1.0, scale * share)
-            if len(det) and float(det.confidence.mean()) >= SURE and tile_shaped(det):
-                return det
+            if mean_score(det) < SURE or not tile_shaped(det):
+                continue
+            return det if parts_of_tiles(sure, det.xyxy) else None
         return None
 
     def deblurred(self, small: np.ndarray, best: Detections, first_scale: float | None
