@@ -354,9 +354,12 @@ def test_a_run_of_upright_tiles_keeps_a_photo_upright_among_a_wall_and_discards(
     turned = Detections(np.array([(400, 100 + 41 * k, 456, 140 + 41 * k) for k in range(7)], np.float32),
                         np.ones(7, np.float32))
     assert not upright_run(turned)
-    apart = Detections(np.array([(100 + 60 * k, 400, 140 + 60 * k, 456) for k in range(7)], np.float32),
+    apart = Detections(np.array([(100 + 120 * k, 400, 140 + 120 * k, 456) for k in range(7)], np.float32),
                        np.ones(7, np.float32))
-    assert not upright_run(apart)  # upright boxes that do not touch: loose tiles, not a hand's row
+    assert not upright_run(apart)  # upright boxes two tile widths apart: loose tiles, not a hand's row
+    in_line = Detections(np.array([(100 + 60 * k, 400, 140 + 60 * k, 456) for k in range(7)], np.float32),
+                         np.ones(7, np.float32))
+    assert upright_run(in_line)  # half a tile width apart in one line: a hand of melds (their sideways tiles aside)
 
 
 def table_of_backs_and_discards() -> Detections:

@@ -78,14 +78,10 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
         inside = any(is_flowers(g) for g in taken[inner + 1:])
         return gap(groups[first - 1], groups[first]) - HAND_GAP - (INSIDE_FLOWERS if inside else 0.0)
 
-    def own_row(r: int) -> bool:  # laid out in line (not scattered discards), nearer the camera than the longest
-        row, main = ([index[t] for g in rows[k] for t in g] for k in (r, longest))
-        return len(row) >= 3 and laid_out(sub, row) and \
-            float(sub.centers[row, 1].mean()) > float(sub.centers[main, 1].mean())
-
+    own = own_rows(sub, [[index[t] for g in row for t in g] for row in rows], longest)
     per_row: list[list[tuple[set[int], float]]] = []
     for r, groups in enumerate(rows):
-        own = -OWN_ROW if r != longest and own_row(r) else 0.0  # the hand's second row: none of it is another's
+        owned = -OWN_ROW if r in own else 0.0  # the hand's second row: none of it is another's
         options: list[tuple[set[int], float]] = [(set(), 0.0)]
         mirrored = [list(reversed(g)) for g in reversed(groups)]
         for left in range(min(MOST_PER_END, len(groups) - 1) + 1):
@@ -94,12 +90,26 @@ def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozen
                     continue
                 out = {t for g in groups[:left] + groups[len(groups) - right:] for t in g}
                 cut = (end_cut(mirrored, left) if left else 0.0) + (end_cut(groups, right) if right else 0.0)
-                options.append((out, cut + own))
+                options.append((out, cut + owned))
         if r != longest:
-            options.append(({t for g in groups for t in g}, own))
+            options.append(({t for g in groups for t in g}, owned))
         per_row.append(options)
-    # rows past the largest few (scattered discards each make a row) are kept or left out whole
-    order = sorted(range(len(rows)), key=lambda r: -sum(map(len, rows[r])))
+    return combined(per_row, [sum(map(len, row)) for row in rows], longest)
+
+
+def own_rows(sub: Detections, rows: list[list[int]], longest: int) -> set[int]:
+    """The rows (each a list of ``sub``'s boxes) that are the hand's own second row: three tiles or more laid out
+    in line (not scattered discards), nearer the camera than the ``longest`` row."""
+    main = float(sub.centers[rows[longest], 1].mean()) if rows else 0.0
+    return {r for r, row in enumerate(rows) if r != longest and len(row) >= 3 and laid_out(sub, row)
+            and float(sub.centers[row, 1].mean()) > main}
+
+
+def combined(per_row: list[list[tuple[set[int], float]]], sizes: list[int], longest: int
+             ) -> list[tuple[set[int], float]]:
+    """Every way of taking one option per row (its tiles left out, what it counts for), at most ``MOST_CUTS``;
+    rows past the ``MOST_ROWS_CUT`` largest (scattered discards each make a row) are kept or left out whole."""
+    order = sorted(range(len(sizes)), key=lambda r: -sizes[r])
     for r in order[MOST_ROWS_CUT:]:
         per_row[r] = [per_row[r][0], per_row[r][-1]] if r != longest else per_row[r][:1]
     cuts = []
