@@ -189,7 +189,7 @@ WALL_BACKS = 0.8  # a row this much face down (and at least 6 long) is a wall, n
 HAND_ROWS_APART = 2.0  # rows of one hand lie within this many tile heights of each other
 FLOWERS_APART = 4.0  # and its flowers within this many
 NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
-IN_LINE = 0.2  # tile heights: a tile lies in its row's line when its bottom or top edge is this close to the row's
+IN_LINE = 0.1  # tile heights: a tile lies in its row's line when its bottom or top edge is this close to the row's
 LAID_OUT = 0.75  # the share of a row's tiles in line from which the row is laid out (a hand), not scattered
 
 
@@ -206,7 +206,8 @@ def laid_out(det: Detections, row: list[int]) -> bool:
         fit = np.polyval(np.polyfit(x, edge, 1), x)  # (a row at a slight slant runs straight)
         return np.abs(edge - fit) <= IN_LINE * unit
 
-    return float((in_line(box[:, 3]) | in_line(box[:, 1])).mean()) >= LAID_OUT
+    cut = box[:, 1] <= 1.0  # a box cut by the photo's top edge has no top of its own to be in line
+    return float((in_line(box[:, 3]) | (in_line(box[:, 1]) & ~cut)).mean()) >= LAID_OUT
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
