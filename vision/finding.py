@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .blur import blurred, sharpened
-from .crops import side_by_side
+from .crops import aspects, side_by_side
 from .detections import Detections, box_areas, intersections, squashed
 from .ends import past_row_ends
 from .finder import SURE, Finder, confident_mass
@@ -152,7 +152,7 @@ def tile_shaped(det: Detections) -> bool:
     sure = det[det.confidence >= SURE]
     if not len(sure):
         return False
-    r = sure.sizes[:, 0] / np.maximum(sure.sizes[:, 1], 1e-6)
+    r = aspects(sure.xyxy)
     upright = (r >= UPRIGHT_TILE[0]) & (r <= UPRIGHT_TILE[1])
     return bool((upright | ((r >= SIDEWAYS_TILE[0]) & (r <= SIDEWAYS_TILE[1]))).all())
 
@@ -199,7 +199,7 @@ class Search:
     def unsure(self, det: Detections) -> bool:
         """Whether the finder is unsure of a reading (nothing found, or mean score under ``retry_below``)."""
         below = self.config.retry_below
-        return bool(below) and (not len(det) or float(det.confidence.mean()) < below)
+        return bool(below) and mean_score(det) < below
 
     def working_copy(self, img: np.ndarray, sharp: bool | None) -> tuple[np.ndarray, np.ndarray | None]:
         """The finder's working copy of a photo (at most ``zoom.work_side`` long), with the glare veil taken off
@@ -357,4 +357,4 @@ class Search:
         if most < 1.5 * first_mass + 0.5:
             return first
         strong = [det for det, mass in readings if mass >= 0.6 * most]
-        return max(strong, key=lambda det: float(det.confidence.mean()))
+        return max(strong, key=mean_score)
