@@ -508,3 +508,43 @@ def test_after_a_photo_the_total_and_record_are_within_two_phone_screens(server:
         driver.save_screenshot(str(SHOTS / f"phone_score_{ruleset}.png"))
         assert found["total_y"] <= 2 * 844 and found["record_y"] + record.size["height"] <= 2 * 844, found
         assert tile_css >= 36, found
+
+
+def test_tiles_on_the_table_move_into_the_hand_with_one_tap_at_phone_size(server: str, tmp_path: Path):
+    """Issue 39 at 390x844: a composed hand with another player's melds beside it; the page counts the tiles it
+    left on the table, one tap takes a group into the hand (the count goes down) and undo puts it back.
+    Screenshots in build/screenshots/."""
+    import cv2
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from evaluation.hands import composed_cases
+    from training.data import load_split
+    from training.synth import CropBank
+
+    bank = CropBank.build(load_split("valid")[:150], seed=0)
+    *_, img, _ = next(iter(composed_cases(bank, 1, 2, "neighbours")))
+    photo = tmp_path / "neighbours.jpg"
+    cv2.imwrite(str(photo), img)
+    with shooting(tmp_path, "390,844", "failure_table_tiles.png") as driver:
+        driver.get(server + "/?lang=en")
+        wait = WebDriverWait(driver, 90)
+        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+        upload.send_keys(str(photo))
+        summary = wait.until(ec.presence_of_element_located(
+            (By.XPATH, "//summary[contains(., 'Your hand or the table') and contains(., 'on the table')]")))
+        before = int(summary.text.split("·")[-1].split()[0])
+        into = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "[class*='st-key-into'] button")))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", summary)
+        wait.until(lambda d: summary.location_once_scrolled_into_view["y"] < 200)
+        assert into.size["width"] <= driver.execute_script("return window.innerWidth")
+        driver.save_screenshot(str(SHOTS / "phone_table_tiles.png"))
+        driver.execute_script("arguments[0].click();", into)
+        wait.until(lambda d: not d.find_elements(By.XPATH, f"//summary[contains(., '{before} on the table')]"))
+        after = driver.find_element(By.XPATH, "//summary[contains(., 'Your hand or the table')]").text
+        assert "on the table" not in after or int(after.split("·")[-1].split()[0]) < before
+        driver.save_screenshot(str(SHOTS / "phone_table_tiles_taken.png"))
+        undo_button = driver.find_element(By.CSS_SELECTOR, "[class*='st-key-undo_hand'] button")
+        driver.execute_script("arguments[0].click();", undo_button)
+        wait.until(ec.presence_of_element_located((By.XPATH, f"//summary[contains(., '{before} on the table')]")))

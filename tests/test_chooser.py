@@ -169,3 +169,17 @@ def test_the_hands_second_row_of_melds_stays_whatever_lies_beside_the_hand():
                                                                           "from": 1}]}
     assert normal(r.hand) == normal(truth)
     assert sorted(r.layout.apart) == [0, 1, 2, 3, 12, 13, 14, 15]
+
+
+def test_the_players_choice_of_the_hands_tiles_is_kept_over_the_chooser():
+    """The page's taps: tiles the player takes into the hand stay in it though no legal win results (the warning
+    says so), and tiles the player puts out stay on the table; the reader's own choice needs no hand given."""
+    det, codes = table(["E", "E", "E"], None)
+    assert interpret(det, "nanning", True, 0).layout.apart == [0, 1, 2]
+    taken = interpret(det, "nanning", True, 0, hand_tiles=list(range(len(codes))))
+    assert taken.layout.apart == [] and {"type": "pung", "tiles": ["E"] * 3} in \
+        [{k: m[k] for k in ("type", "tiles")} for m in taken.hand["melds"]]
+    assert any("winning hand" in w for w in taken.warnings)
+    out = interpret(det, "nanning", True, 0, hand_tiles=list(range(3, len(codes) - 3)))  # the 7p pung put out too
+    assert out.layout.apart == [0, 1, 2, len(codes) - 3, len(codes) - 2, len(codes) - 1]
+    assert out.hand["melds"] == [] and any(w.startswith("6 tile(s) on the table") for w in out.warnings)

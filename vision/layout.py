@@ -308,6 +308,30 @@ def sub_layout(det: Detections, kept: list[int], rules: Ruleset | str = DEFAULT)
     return layout
 
 
+def chosen_layout(det: Detections, hand: list[int], rules: Ruleset | str = DEFAULT) -> Layout:
+    """The layout of the tiles the player says are the hand (``hand``, indices into ``det``; the page's taps that
+    move a group into the hand or out of it): the other tiles are on the table, with a warning that counts them.
+    No size or row test and no chooser second-guesses the player's choice."""
+    kept = sorted({int(i) for i in hand if 0 <= int(i) < len(det)})
+    layout = sub_layout(det, kept, rules) if kept else Layout()
+    layout.apart = [i for i in range(len(det)) if i not in set(kept)]
+    if layout.apart:
+        layout.apart_warnings.append(Said(f"{len(layout.apart)} tile(s) on the table, left out of the hand as you "
+                                          "chose", f"你選擇把 {len(layout.apart)} 張桌上的牌排除在手牌之外"))
+    layout.warnings[:0] = layout.apart_warnings
+    return layout
+
+
+def table_groups(det: Detections, tiles: list[int]) -> list[list[int]]:
+    """The tiles left out of the hand (``tiles``, indices into ``det``) in the groups they lie in on the table
+    (rows top to bottom, groups left to right): what one tap moves into the hand."""
+    if not tiles:
+        return []
+    keep = np.array(sorted(tiles), int)
+    sub = along_rows(det)[keep]
+    return [[int(keep[i]) for i in g] for row in rows_of(sub) for g in split_groups(sub, row)]
+
+
 def _analyse(det: Detections, rules: Ruleset) -> Layout:
     """The layout of tiles that all belong to the hand."""
     layout = Layout()

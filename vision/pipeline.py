@@ -18,7 +18,7 @@ from .classes import CLASS_INDEX
 from .correction import Correction, correct, face_up_stray_backs, restrict
 from .detections import Detections
 from .geometry import PhotoFrame
-from .layout import Layout, analyse, to_hand
+from .layout import Layout, analyse, chosen_layout, to_hand
 from .photo import decode_for_reading, read_bytes
 from .reader import TileReader
 from .said import Said, in_lang
@@ -101,11 +101,13 @@ class Reading:
 def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = True, winner: int = 0,
               path: str = "", width: int = 0, height: int = 0, timing: dict[str, float] | None = None,
               photo_warnings: list[str] | None = None, calibration: Calibration | None = None,
-              frame: PhotoFrame | None = None) -> Reading:
+              frame: PhotoFrame | None = None, hand_tiles: list[int] | None = None) -> Reading:
     """Layout and rule-aware correction of detections for one ruleset (the detections are not changed).
     Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. A tile whose
     shown face and box are less sure than the ``calibration``'s bar (default: the shipped one) is a doubt.
-    ``frame``: the photo's frame (``see``), which gives the size as read and maps the boxes to the photo as sent."""
+    ``frame``: the photo's frame (``see``), which gives the size as read and maps the boxes to the photo as sent.
+    ``hand_tiles``: the tiles the player says are the hand (the page's group taps); the rest are on the table and no
+    hand chooser overrides that choice."""
     rules = as_ruleset(rules)
     timing = timing if timing is not None else {}
     det = seen.copy()
@@ -121,9 +123,9 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     if len(det) == 0:
         warnings.append(Said("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand",
                              "照片中找不到牌：請靠近一點、在明亮處重拍，或手動輸入"))
-    layout = analyse(det, rules)
+    layout = analyse(det, rules) if hand_tiles is None else chosen_layout(det, hand_tiles, rules)
     codes, more, warn = correct(det, layout, rules, winning) if len(det) else ([], [], [])
-    if winning and len(det) and (warn or "remove" in codes):
+    if winning and len(det) and hand_tiles is None and (warn or "remove" in codes):
         # no legal win as laid out, or only by dropping tiles: other players' tiles beside the hand? The groups
         # at the rows' ends left out make a legal win with fewer changes
         laid_out = layout

@@ -183,6 +183,17 @@ LABELS: dict[str, tuple[str, str]] = {
     "change_tiles": ("Change a tile", "更正牌"),
     "edit_as_text": ("Edit the tiles as text", "以文字修改牌"),
     "result_card": ("Result card (PNG)", "結果卡（PNG）"),
+    "hand_or_table": ("Your hand or the table", "手牌還是桌上的牌"),
+    "on_table_n": ("{n} on the table", "桌上 {n} 張"),
+    "hand_or_table_help": ("Tap a group on the table (dimmed on the photo) to take it into your hand, or a group of "
+                           "your hand that is not yours (another player's meld) to put it out on the table. Undo "
+                           "takes a tap back.",
+                           "點桌上的一組牌（照片中變暗的）把它加入手牌；點手牌中不是你的一組牌（別家的副露）把它移到桌上。"
+                           "按「撤銷」可撤回。"),
+    "on_table_groups": ("On the table: tap to take into your hand", "桌上的牌：點一下加入手牌"),
+    "hand_groups": ("Your hand: tap a group that is not yours", "你的手牌：點不是你的一組牌"),
+    "into_hand": ("This group is mine: into the hand", "這組是我的：加入手牌"),
+    "out_of_hand": ("Not mine: out onto the table", "不是我的：移到桌上"),
     "tap_tile": ("Tap a tile to change it", "點一張牌來更正"),
     "alternatives": ("#{i} is more likely one of these (or pick any face below)",
                      "第 {i} 張更可能是（或在下面選任何牌）"),

@@ -91,19 +91,44 @@ def reinterpret(tb: Tab, rules: Ruleset, options: dict) -> None:
     if tb.photo is None:
         tb.reading, tb.derived_for = None, None
         return
-    key = (tb.photo.digest, rules.name, json.dumps(options, sort_keys=True))
+    key = (tb.photo.digest, rules.name, json.dumps(options, sort_keys=True), tb.editor.hand_tiles)
     if key == tb.derived_for:
         return
     seen = tb.photo
     before = tb.derived_for
-    tb.reading = interpret(seen.det, rules, True, 0, seen.name, timing=dict(seen.timing_ms),
-                           photo_warnings=seen.warnings, frame=seen.frame)
+    tb.reading = interpret_photo(seen, rules, tb.editor.hand_tiles)
     tb.derived_for = key
+    if before is not None and before[:3] == key[:3]:
+        return  # undo or redo brought back another choice of the hand's tiles: the hand comes back with it
     hand = hand_from_reading(tb.reading, tb.editor.fixes, rules)
     if before is None and tb.editor.hand.empty and not tb.editor.fixes:
         tb.editor.replace(hand)  # the photo just taken
     elif before is not None and before[0] == seen.digest:
         tb.editor.change(hand)  # the same photo under other rules
+
+
+def interpret_photo(seen: PhotoSeen, rules: Ruleset, hand_tiles: tuple[int, ...] | None) -> Reading:
+    """The photo's reading for ``rules``, with the hand the reader chose or the tiles the player chose."""
+    return interpret(seen.det, rules, True, 0, seen.name, timing=dict(seen.timing_ms), photo_warnings=seen.warnings,
+                     frame=seen.frame, hand_tiles=None if hand_tiles is None else list(hand_tiles))
+
+
+def move_group(tb: Tab, rules: Ruleset, tiles: list[int], into: bool) -> None:
+    """One tap: the photo's tiles ``tiles`` (a group) go into the hand (``into``) or out of it onto the table; the
+    hand is regrouped from the tiles now chosen, with the player's fixes kept (one undo step, logged)."""
+    if tb.photo is None or tb.reading is None:
+        return
+    table = set(tb.reading.layout.apart)
+    now = {i for i in range(len(tb.reading.det)) if i not in table}
+    chosen = tuple(sorted(now | set(tiles) if into else now - set(tiles)))
+    number = tile_numbers(tb.reading)
+    note = {"what": "group", "to": "hand" if into else "table", "tiles": [number.get(i, i) for i in tiles],
+            "indices": list(tiles), "at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    reading = interpret_photo(tb.photo, rules, chosen)
+    tb.editor.change(hand_from_reading(reading, tb.editor.fixes, rules), hand_tiles=chosen, note=note)
+    tb.reading = reading
+    if tb.derived_for is not None:
+        tb.derived_for = (*tb.derived_for[:3], chosen)
 
 
 def codes_now(reading: Reading, fixes: dict[int, str]) -> list[str]:

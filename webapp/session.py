@@ -119,7 +119,7 @@ class Tab:
     uploads: int = 0  # the uploader's generation: a record gives a new, empty one
     photo_error_msg: str | None = None
     reading: Reading | None = None
-    derived_for: tuple | None = None  # (digest, ruleset, options) the reading was interpreted for
+    derived_for: tuple | None = None  # (digest, ruleset, options, hand tiles) the reading was interpreted for
     entry: str = field(default_factory=lambda: uuid.uuid4().hex)  # one per hand entered: idempotent recording
     field_errors: dict[str, str] = field(default_factory=dict)  # widget key -> why its text cannot be read
     pending_multi: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)

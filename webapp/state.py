@@ -82,11 +82,12 @@ class Step:
     photo: Any = None
     editing: int | None = None
     log: list[dict[str, Any]] = field(default_factory=list)  # the corrections made to the reading, kept as evidence
+    hand_tiles: tuple[int, ...] | None = None  # the photo's tiles the player says are the hand (None: the reader's)
 
     def same(self, other: Step) -> bool:
         """The same step (the photo compared by identity: it holds images)."""
-        return (self.hand, self.fixes, self.editing) == (other.hand, other.fixes, other.editing) and \
-            self.photo is other.photo
+        return (self.hand, self.fixes, self.editing, self.hand_tiles) == \
+            (other.hand, other.fixes, other.editing, other.hand_tiles) and self.photo is other.photo
 
 
 KEEP: Any = object()  # ``Editor.change``: leave this part of the step as it is
@@ -110,17 +111,24 @@ class Editor:
     def fixes(self) -> dict[int, str]:
         return self.step.fixes
 
+    @property
+    def hand_tiles(self) -> tuple[int, ...] | None:
+        return self.step.hand_tiles
+
     def change(self, new: HandState | None = None, *, fixes: dict[int, str] | None = None, photo: Any = KEEP,
-               editing: Any = KEEP, ledger: LedgerChange | None = None, note: dict[str, Any] | None = None) -> None:
+               editing: Any = KEEP, ledger: LedgerChange | None = None, note: dict[str, Any] | None = None,
+               hand_tiles: Any = KEEP) -> None:
         """Make a new step from the current one with the parts given, keeping the current one for undo (a change
         that changes nothing is not recorded, unless it wrote to the ledger). ``note``: a correction to log with
-        it (undo takes it back with the change); a new photo or a new entry starts an empty log."""
+        it (undo takes it back with the change); a new photo or a new entry starts an empty log and the reader's
+        choice of the hand's tiles."""
         fresh = photo is not KEEP or editing is not KEEP
         nxt = Step(copy.deepcopy(new) if new is not None else copy.deepcopy(self.step.hand),
                    dict(fixes) if fixes is not None else dict(self.step.fixes),
                    self.step.photo if photo is KEEP else photo,
                    self.step.editing if editing is KEEP else editing,
-                   ([] if fresh else list(self.step.log)) + ([note] if note else []))
+                   ([] if fresh else list(self.step.log)) + ([note] if note else []),
+                   (None if fresh else self.step.hand_tiles) if hand_tiles is KEEP else hand_tiles)
         if ledger is None and nxt.same(self.step):
             return
         self.undo_stack.append((self.step, ledger))  # nxt is a new step: the old one is never changed again

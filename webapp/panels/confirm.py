@@ -18,7 +18,7 @@ from scoring.rulesets.base import MELD_TEXT
 from scoring.tiles import INDEX, split_notation
 from vision.said import in_lang
 
-from .. import undo
+from .. import hand_or_table, undo
 from ..editing import compact
 from ..i18n import said_of, tile_label, tile_name
 from ..reading import (
@@ -170,6 +170,7 @@ def photo_view(tb: Tab, rules: Ruleset) -> None:
         st.image(numbered_photo(seen, reading, set(unsure)))
     if not codes:
         return
+    hand_or_table.render(tb, rules, reading, codes, tile_numbers(reading))
     # every tile one tap away, in view, numbered as the crops above are drawn: "?" marks a real doubt; the tapped
     # tile's likeliest other faces follow
     doubt = set(unsure)
