@@ -480,3 +480,24 @@ def test_the_hand_is_the_row_laid_out_in_line_not_larger_discards_lying_askew():
     scattered = [(70.0 * i, 100.0 + 20 * (i % 3), 70.0 * i + 60, 166.0 + 25 * (i % 3)) for i in range(8)]
     det = dets(scattered + b, ["E"] * 8 + c)
     assert apart_from_hand(det) == list(range(8))
+
+
+def test_a_box_drawn_wide_that_closes_the_gap_before_a_meld_does_not_join_a_lone_tile_to_it():
+    """The lone tile beside a pung, its box drawn a third of a tile too wide (the gap left is 0.15 tile widths):
+    three of one face, a sideways tile, and at the end another face behind the widest gap are two groups; four
+    tiles of one face (a kong with one tile unsure) stay one group."""
+    concealed = row(["2m", "3m", "4m", "6p", "7p", "8p", "5s", "5s", "9s", "9s"], 0, gap_after={9: 40})
+    b1, c1 = row(["9s"], 0)
+    b2, c2 = row(["1s", "1s", "1s"], 0, sideways={2})
+    b1 = [(x + 450, y, x + 450 + 40 + 13, y2) for x, y, _, y2 in b1]  # 13 px too wide: 6 px of gap left
+    b2 = [(x + 450 + 40 + 19, y, x2 + 450 + 40 + 19, y2) for x, y, x2, y2 in b2]
+    det = dets(concealed[0] + b1 + b2, concealed[1] + c1 + c2)
+    r = interpret(det, "nanning", True, 0)
+    assert r.hand["winning_tile"] == "9s" and r.hand["melds"] == [{"type": "pung", "tiles": ["1s"] * 3, "from": 1}]
+    assert not [w for w in r.warnings if "legal" in w]
+    from vision.layout import odd_end
+
+    g = [10, 11, 12, 13]
+    assert odd_end(det, g) == [[10], [11, 12, 13]]
+    det.probs[10] = det.probs[11]  # the end tile as likely the meld's face: one group (a kong)
+    assert odd_end(det, g) == [g]

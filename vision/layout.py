@@ -123,6 +123,32 @@ def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.2) -> lis
     return groups
 
 
+ODD_FACE = 0.05  # ``odd_end``: the end tile is no tile of the meld's face when the face is at most this likely
+ODD_GAP = 0.05  # tile widths: the gap before that end tile is wider than the meld's other gaps by more than this
+
+
+def odd_end(det: Detections, g: list[int]) -> list[list[int]]:
+    """A group of four with a sideways tile (a claimed meld) whose tiles say it is two groups: three of one face,
+    then at one end a tile that is clearly another face (its face no more likely than ``ODD_FACE``) behind the
+    group's widest gap. A box drawn a little wide closes the gap between a meld and the tile beside it; the faces
+    and the widest gap split them again (the meld and a lone tile, as laid out). Any other group as it is."""
+    if len(g) != 4 or det.face_down[g].any() or not det.sideways[g].any():
+        return [g]
+    codes, side = det.codes, det.sideways
+    w = float(np.median(np.minimum(det.sizes[g, 0], det.sizes[g, 1])))
+    gaps = [float(det.xyxy[b, 0] - det.xyxy[a, 2]) for a, b in zip(g, g[1:])]
+    for end, rest, gap, others in ((0, g[1:], gaps[0], gaps[1:]), (3, g[:3], gaps[2], gaps[:2])):
+        odd = g[end]
+        faces = {codes[i] for i in rest}
+        if side[odd] or len(faces) != 1 or codes[odd] in faces or codes[odd] == "back":
+            continue
+        face = faces.pop()
+        if face in CLASS_INDEX and float(det.probs[odd, CLASS_INDEX[face]]) <= ODD_FACE \
+                and gap > max(others) + ODD_GAP * w:
+            return [[odd], rest] if end == 0 else [rest, [odd]]
+    return [g]
+
+
 FACES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
 RUNS = [[f"{r + k}{s}" for k in range(3)] for s in "mps" for r in range(1, 8)]
 
@@ -341,7 +367,7 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     if len(rows) > 2:
         layout.warnings.append(Said(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows",
                                     f"牌排成 {len(rows)} 行；手牌應排成一行或兩行"))
-    candidates = [(r, g) for r, row in enumerate(rows) for g in split_groups(det, row)]
+    candidates = [(r, part) for r, row in enumerate(rows) for g in split_groups(det, row) for part in odd_end(det, g)]
     flowers, melds, rest = _sorted_groups(det, rules, candidates, layout)
     concealed, winning, row = _concealed_and_winning(det, rest, layout)
     layout.groups.append(Group("concealed", concealed, row=row))
