@@ -77,3 +77,42 @@ def test_a_new_photo_forgets_the_last_photos_choice_of_tiles(page) -> None:
     upload(at, seed=1)
     tb = at.session_state["tab"]
     assert tb.editor.hand_tiles is None and tb.reading.layout.apart == [0, 1, 2] and hand_now(at) == normal(TRUTH)
+
+
+def test_a_recorded_hand_keeps_which_tiles_were_on_the_table_and_each_move(page) -> None:
+    """Evidence for a dispute: the recorded reading marks the tiles left on the table (group -1), the corrections
+    list the move in words, and the kept picture draws those tiles grey."""
+    import cv2
+    import numpy as np
+
+    from webapp.draw import ON_TABLE
+    from webapp.evidence import seen_picture
+
+    det, _ = table(["E", "E", "E"], None)
+    at = page(det)
+    upload(at)
+    tap(at, "into0")
+    tap(at, "undo_hand")  # back: the reader's hand, the E pung on the table; then put it in and out again
+    tap(at, "into0")
+    tap(at, "out0")
+    at.radio(key="win_type").set_value("discard").run()
+    at.selectbox(key="discarder").set_value(3).run()
+    at.button(key="record").click().run()
+    assert not at.exception
+    (kept,) = page.ledger().evidence(page.ledger().hands()[0].id)
+    ev = kept["evidence"]
+    assert [t["group"] for t in ev.reading["tiles"][:3]] == [-1, -1, -1]
+    assert all(t["group"] >= 0 for t in ev.reading["tiles"][3:])
+    assert [(c["from"], c["to"]) for c in ev.corrections if c["what"] == "group"] == [("table", "hand"),
+                                                                                        ("hand", "table")]
+    shown = " ".join(str(m.value) for m in at.markdown)
+    assert "on the table → in the hand" in shown and "in the hand → on the table" in shown
+    # the kept picture: a tile on the table drawn grey, one of the hand green
+    blank = cv2.imencode(".png", np.full((120, 240, 3), 255, np.uint8))[1].tobytes()
+    shown_ev = type(ev)(blank, {"boxes_in_photo": [[20, 30, 60, 90], [140, 30, 180, 90]],
+                                "tiles": [{"group": -1}, {"group": 0}]}, [])
+    picture = seen_picture(shown_ev)
+    assert picture is not None
+    bgr = picture[..., ::-1]
+    left_edge, right_edge = bgr[60, 20], bgr[60, 140]  # on each box's left side (the picture's margin holds it)
+    assert tuple(int(v) for v in left_edge) == ON_TABLE and tuple(int(v) for v in right_edge) == (60, 180, 60)

@@ -12,6 +12,7 @@ import numpy as np
 from ledger import Evidence
 from ledger.evidence import MAX_PHOTO_BYTES
 
+from .draw import ON_TABLE
 from .reading import codes_now, tile_numbers
 from .session import Tab
 
@@ -52,7 +53,8 @@ def of_tab(tb: Tab) -> Evidence:
 
 
 def seen_picture(ev: Evidence) -> np.ndarray | None:
-    """The kept photo with each tile's box and number (red where a correction changed it), RGB; None without."""
+    """The kept photo with each tile's box and number (red where a correction changed it, grey where the tile was on
+    the table, not in the hand), RGB; None without."""
     if ev.photo is None:
         return None
     img = cv2.imdecode(np.frombuffer(ev.photo, np.uint8), cv2.IMREAD_COLOR)
@@ -61,10 +63,12 @@ def seen_picture(ev: Evidence) -> np.ndarray | None:
     boxes = (ev.reading or {}).get("boxes_in_photo") or []
     numbers = (ev.reading or {}).get("numbers") or list(range(1, len(boxes) + 1))
     fixed = {int(c["index"]) for c in ev.corrections if c.get("what") == "tile" and "index" in c}
+    tiles = (ev.reading or {}).get("tiles") or []
+    table = {i for i, t in enumerate(tiles) if isinstance(t, dict) and t.get("group") == -1}  # left out of the hand
     thick = max(1, round(max(img.shape[:2]) / 400))
     for i, box in enumerate(boxes):
         x1, y1, x2, y2 = (int(round(v)) for v in box)
-        colour = (40, 40, 220) if i in fixed else (60, 180, 60)
+        colour = (40, 40, 220) if i in fixed else ON_TABLE if i in table else (60, 180, 60)
         cv2.rectangle(img, (x1, y1), (x2, y2), colour, thick)
         text = str(numbers[i] if i < len(numbers) else i + 1)
         cv2.putText(img, text, (x1 + 2, max(10, y1 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick, colour, thick)

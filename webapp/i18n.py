@@ -192,6 +192,8 @@ LABELS: dict[str, tuple[str, str]] = {
                            "按「撤銷」可撤回。"),
     "on_table_groups": ("On the table: tap to take into your hand", "桌上的牌：點一下加入手牌"),
     "hand_groups": ("Your hand: tap a group that is not yours", "你的手牌：點不是你的一組牌"),
+    "moved_hand": ("in the hand", "在手牌中"),
+    "moved_table": ("on the table", "在桌上"),
     "into_hand": ("This group is mine: into the hand", "這組是我的：加入手牌"),
     "out_of_hand": ("Not mine: out onto the table", "不是我的：移到桌上"),
     "tap_tile": ("Tap a tile to change it", "點一張牌來更正"),

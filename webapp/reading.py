@@ -122,7 +122,8 @@ def move_group(tb: Tab, rules: Ruleset, tiles: list[int], into: bool) -> None:
     now = {i for i in range(len(tb.reading.det)) if i not in table}
     chosen = tuple(sorted(now | set(tiles) if into else now - set(tiles)))
     number = tile_numbers(tb.reading)
-    note = {"what": "group", "to": "hand" if into else "table", "tiles": [number.get(i, i) for i in tiles],
+    note = {"what": "group", "from": "table" if into else "hand", "to": "hand" if into else "table",
+            "tiles": [number.get(i, i) for i in tiles],
             "indices": list(tiles), "at": time.strftime("%Y-%m-%d %H:%M:%S")}
     reading = interpret_photo(tb.photo, rules, chosen)
     tb.editor.change(hand_from_reading(reading, tb.editor.fixes, rules), hand_tiles=chosen, note=note)

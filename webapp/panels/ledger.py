@@ -141,7 +141,9 @@ def _what_was_seen(tbl: Table, ledger: LedgerBase, rec: Any, history: list[dict[
             else:
                 st.caption(label("no_photo_kept"))
             for c in ev.corrections:
-                st.write(f"{_corrected(c)}: {c.get('from') or '—'} → {c.get('to') or '—'} ({c.get('at', '')})")
+                moved = c.get("what") == "group"  # a group between the hand and the table: its places in words
+                was, now = (label(f"moved_{c.get(k)}") if moved else c.get(k) for k in ("from", "to"))
+                st.write(f"{_corrected(c)}: {was or '—'} → {now or '—'} ({c.get('at', '')})")
             if not ev.corrections:
                 st.caption(label("no_corrections"))
             rules = RULESETS.get(str(ev.scored_by.get("ruleset")))
@@ -168,6 +170,8 @@ def _corrected(c: dict[str, Any]) -> str:
     what = str(c.get("what", ""))
     if what == "tile":
         return f"#{c.get('tile', '?')}"
+    if what == "group":  # a group moved between the hand and the table, by its tiles' numbers
+        return " ".join(f"#{n}" for n in c.get("tiles") or []) or what
     if what.startswith("meld") and "_" in what:
         n, part = what[4:].split("_", 1)
         key = {"type": "meld_type", "tiles": "meld_tiles", "from": "meld_from"}.get(part)
