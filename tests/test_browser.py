@@ -124,6 +124,19 @@ def shooting(tmp_path: Path, size: str, failure: str) -> Iterator[Any]:
         driver.quit()
 
 
+def photo_sent(driver: Any, server: str, photo: Path) -> Any:
+    """The page opened in English with ``photo`` uploaded; the wait (90 s) to use for what it then shows."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(server + "/?lang=en")
+    wait = WebDriverWait(driver, 90)
+    upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
+    upload.send_keys(str(photo))
+    return wait
+
+
 def test_upload_shows_tiles_and_a_score(server: str, tmp_path: Path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
@@ -353,7 +366,6 @@ def test_a_blurred_photo_at_phone_size(server: str, tmp_path: Path):
     import cv2
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from tests.test_blur import PHOTO, labelled
 
@@ -361,10 +373,7 @@ def test_a_blurred_photo_at_phone_size(server: str, tmp_path: Path):
     photo = tmp_path / "blurred.jpg"
     cv2.imwrite(str(photo), cv2.GaussianBlur(img, (0, 0), 2.0), [cv2.IMWRITE_JPEG_QUALITY, 92])
     with shooting(tmp_path, "390,844", "failure_blurred.png") as driver:
-        driver.get(server + "/?lang=en")
-        wait = WebDriverWait(driver, 90)
-        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
-        upload.send_keys(str(photo))
+        wait = photo_sent(driver, server, photo)
         said = wait.until(ec.presence_of_element_located(
             (By.XPATH, "//*[contains(text(), 'blurred (out of focus or shaken): it was read sharpened')]")))
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", said)
@@ -517,7 +526,6 @@ def test_tiles_on_the_table_move_into_the_hand_with_one_tap_at_phone_size(server
     import cv2
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from evaluation.hands import composed_cases
     from training.data import load_split
@@ -528,10 +536,7 @@ def test_tiles_on_the_table_move_into_the_hand_with_one_tap_at_phone_size(server
     photo = tmp_path / "neighbours.jpg"
     cv2.imwrite(str(photo), img)
     with shooting(tmp_path, "390,844", "failure_table_tiles.png") as driver:
-        driver.get(server + "/?lang=en")
-        wait = WebDriverWait(driver, 90)
-        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
-        upload.send_keys(str(photo))
+        wait = photo_sent(driver, server, photo)
         summary = wait.until(ec.presence_of_element_located(
             (By.XPATH, "//summary[contains(., 'Your hand or the table') and contains(., 'on the table')]")))
         before = int(summary.text.split("·")[-1].split()[0])
