@@ -183,3 +183,6 @@ def test_the_players_choice_of_the_hands_tiles_is_kept_over_the_chooser():
     out = interpret(det, "nanning", True, 0, hand_tiles=list(range(3, len(codes) - 3)))  # the 7p pung put out too
     assert out.layout.apart == [0, 1, 2, len(codes) - 3, len(codes) - 2, len(codes) - 1]
     assert out.hand["melds"] == [] and any(w.startswith("6 tile(s) on the table") for w in out.warnings)
+    nothing = interpret(det, "nanning", True, 0, hand_tiles=[])  # every group put out: no hand, and no false reason
+    assert nothing.hand is None and nothing.layout.apart == list(range(len(codes)))
+    assert not any("face down" in w for w in nothing.warnings)

@@ -146,7 +146,7 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
             warnings.append(Said(f"{len(aside)} flower tile(s) set aside ({' '.join(aside)}): {rules.name} is "
                                  "played without flowers",
                                  f"已把 {len(aside)} 張花牌放在一邊（{' '.join(aside)}）：{rules.title.zh}不用花牌"))
-    if len(det) and hand is None:
+    if len(det) and hand is None and any(g.tiles for g in layout.groups):  # (none: every tile on the table)
         warnings.append(Said("some tiles are face down outside a concealed kong or a kong shows no face: enter them",
                              "有背面朝上的牌不在暗槓中，或暗槓看不到牌面：請手動輸入"))
     timing["layout_correct_ms"] = 1000 * (time.perf_counter() - t)
