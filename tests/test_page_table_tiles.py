@@ -116,3 +116,12 @@ def test_a_recorded_hand_keeps_which_tiles_were_on_the_table_and_each_move(page)
     bgr = picture[..., ::-1]
     left_edge, right_edge = bgr[60, 20], bgr[60, 140]  # on each box's left side (the picture's margin holds it)
     assert tuple(int(v) for v in left_edge) == ON_TABLE and tuple(int(v) for v in right_edge) == (60, 180, 60)
+
+
+def test_a_group_is_named_by_its_tiles_numbers_on_the_photo() -> None:
+    """A button names exactly the tiles it moves: a range where they are numbered in a row, else each number."""
+    from webapp.hand_or_table import group_text
+
+    codes = ["E", "E", "E", "5m", "9p"]
+    assert group_text([0, 1, 2], codes, {0: 15, 1: 16, 2: 17}, "en").startswith("#15–17 · ")
+    assert group_text([3, 4], codes, {3: 18, 4: 21}, "en").startswith("#18 #21 · ")

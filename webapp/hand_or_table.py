@@ -16,8 +16,9 @@ from .session import Tab, label, page_lang
 
 def group_text(tiles: list[int], codes: list[str], number: dict[int, int], lang: str) -> str:
     """A group as its buttons name it: its tiles' numbers on the photo, then their faces."""
-    nums = [number.get(i, i + 1) for i in tiles]
-    where = f"#{nums[0]}" if len(nums) == 1 else f"#{min(nums)}–{max(nums)}"
+    nums = sorted(number.get(i, i + 1) for i in tiles)
+    run = len(nums) > 2 and nums[-1] - nums[0] == len(nums) - 1  # numbered in a row: as a range
+    where = f"#{nums[0]}–{nums[-1]}" if run else " ".join(f"#{n}" for n in nums)
     return f"{where} · {' '.join(tile_label(codes[i], lang) for i in tiles)}"
 
 
