@@ -333,7 +333,6 @@ def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
     import cv2
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from evaluation.conditions import rotate
 
@@ -342,10 +341,7 @@ def test_a_photo_taken_askew_at_phone_size(server: str, tmp_path: Path):
     askew, _ = rotate(30)(cv2.imread(str(photo)), np.float32([[0, 0, 1, 1]]), np.random.default_rng(0))
     cv2.imwrite(str(photo), askew)
     with shooting(tmp_path, "390,844", "failure_askew.png") as driver:
-        driver.get(server + "/?lang=en")
-        wait = WebDriverWait(driver, 90)
-        upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
-        upload.send_keys(str(photo))
+        wait = photo_sent(driver, server, photo)
         wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Valid win')]")))
         said = wait.until(ec.presence_of_element_located(
             (By.XPATH, "//*[contains(text(), 'degrees clockwise: its rows of tiles ran at a slant')]")))

@@ -104,6 +104,13 @@ def rows_of(det: Detections) -> list[list[int]]:
     return out
 
 
+def unit_and_gaps(det: Detections, row: list[int]) -> tuple[float, list[float]]:
+    """A left-to-right row's tile width (the median short side, which a sideways tile shares) and the gaps between
+    its neighbouring boxes, in pixels."""
+    w = float(np.median(np.minimum(det.sizes[row, 0], det.sizes[row, 1])))
+    return w, [float(det.xyxy[b, 0] - det.xyxy[a, 2]) for a, b in zip(row, row[1:])]
+
+
 def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.2) -> list[list[int]]:
     """Split a left-to-right row where a gap is wider than the typical gap by gap_ratio x tile width.
 
@@ -112,8 +119,7 @@ def split_groups(det: Detections, row: list[int], gap_ratio: float = 0.2) -> lis
     """
     if not row:
         return []
-    w = float(np.median(np.minimum(det.sizes[row, 0], det.sizes[row, 1])))
-    gaps = [float(det.xyxy[b, 0] - det.xyxy[a, 2]) for a, b in zip(row, row[1:])]
+    w, gaps = unit_and_gaps(det, row)
     typical = min(float(np.median(gaps)), 0.1 * w) if gaps else 0.0
     groups = [[row[0]]]
     for b, gap in zip(row[1:], gaps):
@@ -135,8 +141,7 @@ def odd_end(det: Detections, g: list[int]) -> list[list[int]]:
     if len(g) != 4 or det.face_down[g].any() or not det.sideways[g].any():
         return [g]
     codes, side = det.codes, det.sideways
-    w = float(np.median(np.minimum(det.sizes[g, 0], det.sizes[g, 1])))
-    gaps = [float(det.xyxy[b, 0] - det.xyxy[a, 2]) for a, b in zip(g, g[1:])]
+    w, gaps = unit_and_gaps(det, g)
     for end, rest, gap, others in ((0, g[1:], gaps[0], gaps[1:]), (3, g[:3], gaps[2], gaps[:2])):
         odd = g[end]
         faces = {codes[i] for i in rest}
@@ -338,9 +343,9 @@ def chosen_layout(det: Detections, hand: list[int], rules: Ruleset | str = DEFAU
     """The layout of the tiles the player says are the hand (``hand``, indices into ``det``; the page's taps that
     move a group into the hand or out of it): the other tiles are on the table, with a warning that counts them.
     No size or row test and no chooser second-guesses the player's choice."""
-    kept = sorted({int(i) for i in hand if 0 <= int(i) < len(det)})
-    layout = sub_layout(det, kept, rules) if kept else Layout()
-    layout.apart = [i for i in range(len(det)) if i not in set(kept)]
+    chosen = {int(i) for i in hand if 0 <= int(i) < len(det)}
+    layout = sub_layout(det, sorted(chosen), rules) if chosen else Layout()
+    layout.apart = [i for i in range(len(det)) if i not in chosen]
     if layout.apart:
         layout.apart_warnings.append(Said(f"{len(layout.apart)} tile(s) on the table, left out of the hand as you "
                                           "chose", f"你選擇把 {len(layout.apart)} 張桌上的牌排除在手牌之外"))
