@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from evaluation.conditions import blur, dim, motion
+from evaluation.conditions import blur, dim, motion, motion_blur
 from evaluation.photos import match
 from tests.test_app import app  # noqa: F401  (the page, for the page test)
 from tests.test_glare import table
@@ -42,7 +42,7 @@ def test_sharpening_gives_a_blurred_edge_its_contrast_back() -> None:
     assert np.abs(out.astype(int) - img.astype(int)).mean() < np.abs(soft.astype(int) - img.astype(int)).mean()
 
 
-# a real tray of 36 tiles, never trained on: blurred by a Gaussian of sigma 2, the finder alone kept 7 of them
+# a real tray of 36 tiles, never trained on: blurred by a Gaussian of sigma 2.5, the finder alone keeps 27 of them
 PHOTO = "IMG_20231222_181835"
 
 
@@ -53,11 +53,22 @@ def labelled(name: str) -> tuple[np.ndarray, np.ndarray]:
     return img, gt
 
 
+def out_of_focus(img: np.ndarray) -> np.ndarray:
+    """Further out of focus than the evaluation's ``blur`` (sigma 2.5 against 2: the finder finds all 36 tiles
+    of sigma 2 unsharpened)."""
+    return cv2.GaussianBlur(img, (0, 0), 2.5)
+
+
+def shaken(img: np.ndarray) -> np.ndarray:
+    """Shaken further than the evaluation's ``motion`` (15 px against 11, a quarter of a tile's width here)."""
+    return motion_blur(img, 15.0, 37.0)
+
+
 @needs_data
-@pytest.mark.parametrize("condition", [blur, motion])
+@pytest.mark.parametrize("condition", [out_of_focus, shaken])
 def test_a_real_photo_out_of_focus_or_shaken_is_read_sharpened(condition) -> None:  # noqa: ANN001
     img, gt = labelled(PHOTO)
-    soft, _ = condition(img, gt, np.random.default_rng(0))
+    soft = condition(img)
     det = TileReader().read(soft)
     assert det.sharpened
     found = len(match(gt, photo_boxes(det, soft.shape)))

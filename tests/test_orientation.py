@@ -255,15 +255,20 @@ def test_a_hand_turned_30_degrees_in_the_plane_is_read_levelled(composed: tuple,
 
 @needs_data
 @pytest.mark.parametrize("degrees", (60, 120, -120))
-def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(composed: tuple, degrees: int) -> None:
-    """A landscape photo taken 30 degrees askew (the hand turned 60 or 120 degrees in all, either way): levelled
-    by its rows (running at 30 degrees in the photo turned by a quarter, or at 60 degrees where the edges agree)
-    and read turned as it must be, the hand is the upright one; without the levelled read it is not."""
-    from evaluation.conditions import rotate
-    from evaluation.hands import normal
+def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(degrees: int) -> None:
+    """A landscape photo taken 30 degrees askew (the hand turned 60 or 120 degrees in all, either way, shrunk so
+    that the turn cuts none of its tiles): levelled by its rows (running at 30 degrees in the photo turned by a
+    quarter, or at 60 degrees where the edges agree) and read turned as it must be, the hand is the upright one;
+    without the levelled read it is not. (Hand 2 of the upright hands of seed 7, a Nanjing hand with a kong.)"""
+    from evaluation.conditions import rotate_roomy
+    from evaluation.hands import composed_cases, normal
+    from training.data import load_split
+    from training.synth import CropBank
 
-    img, hand, winner, ruleset = composed
-    askew, _ = rotate(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
+    bank = CropBank.build(load_split("valid"), seed=0)
+    *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 3, 7, "upright")
+    assert k == 2
+    askew, _ = rotate_roomy(degrees)(img, np.float32([[0, 0, 10, 10]]), np.random.default_rng(0))
     r = read_image(askew, TileReader(), ruleset, True, winner)
     assert abs((r.det.levelled + 90 * r.det.turned + degrees + 180) % 360 - 180) <= 3  # turned back in all
     assert normal(r.hand) == normal(hand)
@@ -274,16 +279,16 @@ def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(composed: t
 
 @needs_data
 def test_a_hand_at_30_degrees_that_the_slanted_reading_got_wrong_is_read_levelled() -> None:
-    """A real case (hand 3 of ``evaluate_hands --seed 1 --condition rot30``): every tile found and named, but the
-    boxes around its tilted tiles overlap and hide which lie sideways, so the slanted reading grouped them
-    wrong. Read levelled, the hand is exact."""
+    """A real case (hand 10 of ``evaluate_hands --seed 1 --condition rot30``): every tile found and named, but the
+    boxes around its tilted tiles overlap and hide which lie sideways, so the slanted reading took a claimed pung
+    of 7p for concealed tiles. Read levelled, the hand is exact."""
     from evaluation.hands import composed_cases, normal
     from training.data import load_split
     from training.synth import CropBank
 
     bank = CropBank.build(load_split("valid"), seed=1)
-    *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 4, 1, "rot30")
-    assert k == 3
+    *_, (k, ruleset, hand, winner, img, _) = composed_cases(bank, 11, 1, "rot30")
+    assert k == 10
     r = read_image(img, TileReader(), ruleset, True, winner)
     assert r.det.levelled and normal(r.hand) == normal(hand)
     before = read_image(img, TileReader(config=ReaderConfig().but(level_photo_from=0.0)), ruleset, True, winner)
