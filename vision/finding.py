@@ -17,6 +17,7 @@ from .gaps import filled_holes
 from .geometry import ROW_ANGLE_MAX, ROW_ANGLE_MIN, rows_across, turn_boxes, turn_image, turned_shape
 from .glare import take_off, veil_map
 from .orientation import edge_slant, landscape, upright_run
+from .regrid import regridded
 from .repair import join_parts, repair_rows
 from .zoom import Zoom
 
@@ -54,7 +55,9 @@ class SearchConfig:
     ``close_up``: a close-up's tiles read as parts are made whole (``Search.is_close_up``: a pass at half
     the size, ``whole_tiles``, and ``repair.join_parts``); other photos never; ``row_ends``: the ends of rows seen
     from a pitched phone are read again (``ends.past_row_ends``); ``fill_holes``: a hole in a row of touching
-    tiles that looks like its tiles, not the table, is filled with tiles (``gaps.filled_holes``)."""
+    tiles that looks like its tiles, not the table, is filled with tiles (``gaps.filled_holes``); ``regrid``: a
+    run of touching standing tiles one tile short, with a box clearly wider than a tile, is boxed again one tile
+    at a time (``regrid.regridded``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True
@@ -67,6 +70,7 @@ class SearchConfig:
     close_up: bool = True
     row_ends: bool = True
     fill_holes: bool = True
+    regrid: bool = True
 
 
 @dataclass
@@ -253,6 +257,8 @@ class Search:
             best = past_row_ends(self.finder, small, best)
         if self.config.fill_holes:
             best = filled_holes(small, best)
+        if self.config.regrid:
+            best = regridded(small, best)
         best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
         best = join_parts(best) if close else best

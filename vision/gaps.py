@@ -38,13 +38,24 @@ class LabView:
         return cv2.cvtColor(np.ascontiguousarray(self.img[ya:yb, xa:xb]), cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def _lab_mean(lab: LabView, x1: float, y1: float, x2: float, y2: float) -> np.ndarray | None:
+def lab_mean(lab: LabView, x1: float, y1: float, x2: float, y2: float) -> np.ndarray | None:
     """The mean Lab colour of a region of the picture, or None where the region is empty."""
     h, w = lab.shape[:2]
     a, b, c, d = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
     if c - a < 2 or d - b < 2:
         return None
     return lab.region(b, d, a, c).reshape(-1, 3).mean(0)
+
+
+def table_beside(lab: LabView, a: float, b: float, top: float, bottom: float, height: float, tile: np.ndarray
+                 ) -> np.ndarray | None:
+    """The table's Lab colour just above or below a hole between x = ``a`` and ``b`` of a row (``top`` to
+    ``bottom``; ``height``: its tiles' height): of the two, the one further from the tiles' colour ``tile`` (the
+    other may hold another row); None where neither lies in the photo."""
+    above = lab_mean(lab, a, top - 0.6 * height, b, top - 0.15 * height)
+    below = lab_mean(lab, a, bottom + 0.15 * height, b, bottom + 0.6 * height)
+    tables = [t for t in (above, below) if t is not None]
+    return max(tables, key=lambda t: float(np.linalg.norm(t - tile))) if tables else None
 
 
 def filled_holes(img: np.ndarray, det: Detections) -> Detections:
@@ -63,7 +74,7 @@ def filled_holes(img: np.ndarray, det: Detections) -> Detections:
             continue
         unit, height = float(np.median(w[full])), float(np.median(h[full]))
         full = [i for i in full if h[i] >= 0.85 * height]
-        tiles = [m for i in full if (m := _lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
+        tiles = [m for i in full if (m := lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
                                                    x2[i] - 0.15 * w[i], y2[i] - 0.15 * h[i])) is not None]
         if len(tiles) < 3:
             continue
@@ -96,12 +107,9 @@ def _hole(lab: LabView, det: Detections, row: list[int], a: int, b: int, unit: f
     if any(w[i] > h[i] and h[i] >= 0.55 * height for i in inside):
         return None  # (a meld's sideways tile lies there, found)
     top, bottom = float(min(y1[a], y1[b])), float(max(y2[a], y2[b]))
-    above = _lab_mean(lab, x2[a], top - 0.6 * height, x1[b], top - 0.15 * height)
-    below = _lab_mean(lab, x2[a], bottom + 0.15 * height, x1[b], bottom + 0.6 * height)
-    tables = [t for t in (above, below) if t is not None]
-    if not tables:
+    table = table_beside(lab, float(x2[a]), float(x1[b]), top, bottom, height, tile)
+    if table is None:
         return None
-    table = max(tables, key=lambda t: float(np.linalg.norm(t - tile)))  # (the other may hold another row)
     if float(np.linalg.norm(tile - table)) < TABLE_APART:
         return None
     H = lab.shape[0]

@@ -1,0 +1,124 @@
+"""Boxes drawn out of step over touching tiles are boxed again one tile at a time.
+
+Why: on a tile design it never saw, the finder draws one box over a tile and a half of a busy face (two bamboo
+tiles drawn edge to edge), and either leaves the rest of the second tile as a narrow hole before the next box or
+draws the next box wide as well (issue 39, the held-out design): one tile is lost. Tiles of one row stand at one
+pitch, so the fewest touching boxes around a standing box clearly wider than a tile that, with a hole beside them
+where the hole looks like the row's tiles rather than the table, span one pitch more than they are boxes, are cut
+into that many equal tiles, which the classifier names as usual. A meld's sideways tile is lower than the row's
+standing tiles and is never cut; a loose box before a gap between groups (the table shows there) is not either.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .detections import Detections, squashed
+from .gaps import LabView, lab_mean, table_beside
+from .layout import rows_of
+from .repair import upright
+
+WIDE = 1.25  # a standing box this many tile widths wide or more may hold two tiles
+HOLE = (0.1, 1.0)  # a hole beside it this many tile widths wide may hold the rest of the second
+FIT = 0.3  # how far (pitches) the boxes with their hole may be from one tile more than they are
+TOUCH = 0.2  # tile widths between two boxes of one run at most
+AROUND = 3  # boxes around a wide one that may share its lost tile
+NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile wide (within 15 %):
+NEAT_SHARE = 0.7  # a hand's neat row, not loose tiles lying at every angle
+LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
+
+
+def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+    """Whether the hole between x = a and b of a row (top to bottom) shows tiles rather than the table above or
+    below the row."""
+    height = bottom - top
+    table = table_beside(lab, a, b, top, bottom, height, tile)
+    h, w = lab.shape[:2]
+    xa, xb = int(max(0, a)), int(min(w, b))
+    ya, yb = int(max(0, top + 0.15 * height)), int(min(h, bottom - 0.15 * height))
+    if table is None or xb - xa < 1 or yb - ya < 2:
+        return False
+    px = lab.region(ya, yb, xa, xb)
+    return bool((np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)).mean() >= LIKE_TILES)
+
+
+def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: float, pitch: float,
+                 tile: np.ndarray) -> tuple[int, int, float, float] | None:
+    """The fewest touching boxes of ``tall`` around the wide box ``tall[k]`` (up to ``AROUND``), with a hole
+    beside them where it looks like tiles, that span one tile more than they are boxes (within ``FIT`` pitches):
+    their first and last positions in ``tall`` and the span's ends; None where no such run holds the box."""
+    x1, y1, x2, y2 = det.xyxy.T
+    for size in range(1, AROUND + 1):
+        for first in range(max(0, k - size + 1), min(k, len(tall) - size) + 1):
+            last = first + size - 1
+            run = tall[first:last + 1]
+            if any(x1[b] - x2[a] > TOUCH * unit for a, b in zip(run, run[1:])):
+                continue
+            left, right = float(x1[run[0]]), float(x2[run[-1]])
+            top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
+            if last + 1 < len(tall) and HOLE[0] * unit < x1[tall[last + 1]] - right < HOLE[1] * unit and \
+                    _hole_like_tiles(lab, right, float(x1[tall[last + 1]]), top, bottom, tile):
+                right = float(x1[tall[last + 1]])
+            if first > 0 and HOLE[0] * unit < left - x2[tall[first - 1]] < HOLE[1] * unit and \
+                    _hole_like_tiles(lab, float(x2[tall[first - 1]]), left, top, bottom, tile):
+                left = float(x2[tall[first - 1]])
+            if abs((right - left) / pitch - (size + 1)) <= FIT:
+                return first, last, left, right
+    return None
+
+
+def regridded(img: np.ndarray, det: Detections) -> Detections:
+    """``det`` (boxes in ``img``'s pixels, rows running across) with each box over a tile and a half cut in two."""
+    if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
+        return det
+    lab = LabView(img)
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    new: list[list[float]] = []
+    scores: list[float] = []
+    backs: list[float] = []
+    cut: list[int] = []
+    for row in rows_of(det):
+        whole = [i for i in row if upright(w[i:i + 1], h[i:i + 1])[0]]
+        if len(whole) < 4:
+            continue
+        height = float(np.median(h[whole]))
+        unit = float(np.median(w[whole]))
+        tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
+        if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[tall] / unit - 1) <= 0.15)) < NEAT_SHARE:
+            continue  # (not a neat row of a hand: loose tiles lying at every angle)
+        centres = [(x1[i] + x2[i]) / 2 for i in tall]
+        steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
+        if len(steps) < 3:
+            continue
+        pitch = float(np.median(steps))
+        inner = [m for i in whole if (m := lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
+                                                    x2[i] - 0.15 * w[i], y2[i] - 0.15 * h[i])) is not None]
+        if len(inner) < 3:
+            continue
+        tile = np.median(np.array(inner), 0)
+        used: set[int] = set()
+        for k, i in enumerate(tall):
+            if w[i] < WIDE * unit or i in used:
+                continue
+            span = _out_of_step(lab, det, tall, k, unit, pitch, tile)
+            if span is None:
+                continue
+            first, last, left, right = span
+            n = last - first + 2
+            top, bottom = float(np.median(y1[tall[first:last + 1]])), float(np.median(y2[tall[first:last + 1]]))
+            step = (right - left) / n
+            new += [[left + j * step, top, left + (j + 1) * step, bottom] for j in range(n)]
+            # (each new tile keeps the score and face-down score of the old box over its middle)
+            under = [min(tall[first:last + 1], key=lambda b: abs((x1[b] + x2[b]) / 2 - left - (j + 0.5) * step))
+                     for j in range(n)]
+            scores += [float(det.confidence[b]) for b in under]
+            backs += [0.0 if det.back_score is None else float(det.back_score[b]) for b in under]
+            used.update(tall[first:last + 1])
+        cut += sorted(used)
+    if not new:
+        return det
+    added = Detections(np.array(new, np.float32), np.array(scores, np.float32),
+                       back_score=None if det.back_score is None else np.array(backs, np.float32))
+    keep = [i for i in range(len(det)) if i not in cut]
+    return Detections.boxes_of([det[keep], added])
