@@ -3,10 +3,11 @@
 Why: on a tile design it never saw, the finder draws one box over a tile and a half of a busy face (two bamboo
 tiles drawn edge to edge), and either leaves the rest of the second tile as a narrow hole before the next box or
 draws the next box wide as well (issue 39, the held-out design): one tile is lost. Tiles of one row stand at one
-pitch, so the fewest touching boxes around a standing box clearly wider than a tile that, with a hole beside them
-where the hole looks like the row's tiles rather than the table, span one pitch more than they are boxes, are cut
-into that many equal tiles, which the classifier names as usual. A meld's sideways tile is lower than the row's
-standing tiles and is never cut; a loose box before a gap between groups (the table shows there) is not either.
+pitch, so the fewest touching boxes around a standing box clearly wider than its neighbours that, with a hole
+beside them where the hole looks like the row's tiles rather than the table, span one pitch more than they are
+boxes, are cut into that many equal tiles, which the classifier names as usual. A meld's sideways tile is lower
+than the row's standing tiles and is never cut; a pitched row's near tiles are measured against their
+neighbours; a loose box before a gap between groups (the table shows there) is not cut either.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from .gaps import LabView, lab_mean, table_beside
 from .layout import rows_of
 from .repair import upright
 
-WIDE = 1.25  # a standing box this many tile widths wide or more may hold two tiles
+WIDE = 1.25  # a standing box this many times as wide as its neighbours or more may hold two tiles
+STANDING = 0.95  # and at least this share of the row's height (a sideways tile is lower)
 HOLE = (0.1, 1.0)  # a hole beside it this many tile widths wide may hold the rest of the second
 FIT = 0.3  # how far (pitches) the boxes with their hole may be from one tile more than they are
 TOUCH = 0.2  # tile widths between two boxes of one run at most
@@ -99,7 +101,10 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
         tile = np.median(np.array(inner), 0)
         used: set[int] = set()
         for k, i in enumerate(tall):
-            if w[i] < WIDE * unit or i in used:
+            # wide against its own neighbours (a pitched row's near tiles are wider than its far ones), and as
+            # tall as the row's standing tiles (a meld's sideways tile is lower)
+            near = [b for b in tall[max(0, k - 2):k + 3] if b != i]
+            if w[i] < WIDE * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
                 continue
             span = _out_of_step(lab, det, tall, k, unit, pitch, tile)
             if span is None:
