@@ -55,9 +55,9 @@ class SearchConfig:
     ``close_up``: a close-up's tiles read as parts are made whole (``Search.is_close_up``: a pass at half
     the size, ``whole_tiles``, and ``repair.join_parts``); other photos never; ``row_ends``: the ends of rows seen
     from a pitched phone are read again (``ends.past_row_ends``); ``fill_holes``: a hole in a row of touching
-    tiles that looks like its tiles, not the table, is filled with tiles (``gaps.filled_holes``); ``regrid``: a
-    run of touching standing tiles one tile short, with a box clearly wider than a tile, is boxed again one tile
-    at a time (``regrid.regridded``)."""
+    tiles that looks like its tiles, not the table, is filled with tiles (``gaps.filled_holes``); ``regrid``: the
+    fewest touching boxes around a standing box wider than its neighbours that, with a tile-coloured hole beside
+    them, span one tile more than they are boxes are boxed again one tile at a time (``regrid.regridded``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True

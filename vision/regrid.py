@@ -70,7 +70,8 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
 
 
 def regridded(img: np.ndarray, det: Detections) -> Detections:
-    """``det`` (boxes in ``img``'s pixels, rows running across) with each box over a tile and a half cut in two."""
+    """``det`` (boxes in ``img``'s pixels, rows running across) with each run of boxes out of step boxed again one
+    tile at a time."""
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
     lab = LabView(img)
@@ -107,8 +108,8 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
             if w[i] < WIDE * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
                 continue
             span = _out_of_step(lab, det, tall, k, unit, pitch, tile)
-            if span is None:
-                continue
+            if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
+                continue  # (no run out of step, or one that shares a box already boxed again)
             first, last, left, right = span
             n = last - first + 2
             top, bottom = float(np.median(y1[tall[first:last + 1]])), float(np.median(y2[tall[first:last + 1]]))
