@@ -47,6 +47,16 @@ def lab_mean(lab: LabView, x1: float, y1: float, x2: float, y2: float) -> np.nda
     return lab.region(b, d, a, c).reshape(-1, 3).mean(0)
 
 
+def tiles_colour(lab: LabView, det: Detections, boxes: list[int]) -> np.ndarray | None:
+    """The row's tiles' Lab colour: the median of the middles (a 15 % margin off each side) of ``boxes``; None
+    where fewer than 3 of them lie in the photo."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    middles = [m for i in boxes if (m := lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
+                                                  x2[i] - 0.15 * w[i], y2[i] - 0.15 * h[i])) is not None]
+    return np.median(np.array(middles), 0) if len(middles) >= 3 else None
+
+
 def table_beside(lab: LabView, a: float, b: float, top: float, bottom: float, height: float, tile: np.ndarray
                  ) -> np.ndarray | None:
     """The table's Lab colour just above or below a hole between x = ``a`` and ``b`` of a row (``top`` to
@@ -74,11 +84,9 @@ def filled_holes(img: np.ndarray, det: Detections) -> Detections:
             continue
         unit, height = float(np.median(w[full])), float(np.median(h[full]))
         full = [i for i in full if h[i] >= 0.85 * height]
-        tiles = [m for i in full if (m := lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
-                                                   x2[i] - 0.15 * w[i], y2[i] - 0.15 * h[i])) is not None]
-        if len(tiles) < 3:
+        tile = tiles_colour(lab, det, full)
+        if tile is None:
             continue
-        tile = np.median(np.array(tiles), 0)
         tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: x1[i])  # a hole's edges
         for a, b in zip(tall, tall[1:]):
             box = _hole(lab, det, row, a, b, unit, height, tile)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .detections import Detections, squashed
-from .gaps import LabView, lab_mean, table_beside
+from .gaps import LabView, table_beside, tiles_colour
 from .layout import rows_of
 from .repair import upright
 
@@ -77,12 +77,13 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
     lab = LabView(img)
     x1, y1, x2, y2 = det.xyxy.T
     w, h = x2 - x1, y2 - y1
+    standing = upright(w, h)
     new: list[list[float]] = []
     scores: list[float] = []
     backs: list[float] = []
     cut: list[int] = []
     for row in rows_of(det):
-        whole = [i for i in row if upright(w[i:i + 1], h[i:i + 1])[0]]
+        whole = [i for i in row if standing[i]]
         if len(whole) < 4:
             continue
         height = float(np.median(h[whole]))
@@ -95,11 +96,9 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
         if len(steps) < 3:
             continue
         pitch = float(np.median(steps))
-        inner = [m for i in whole if (m := lab_mean(lab, x1[i] + 0.15 * w[i], y1[i] + 0.15 * h[i],
-                                                    x2[i] - 0.15 * w[i], y2[i] - 0.15 * h[i])) is not None]
-        if len(inner) < 3:
+        tile = tiles_colour(lab, det, whole)
+        if tile is None:
             continue
-        tile = np.median(np.array(inner), 0)
         used: set[int] = set()
         for k, i in enumerate(tall):
             # wide against its own neighbours (a pitched row's near tiles are wider than its far ones), and as
