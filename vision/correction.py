@@ -17,7 +17,7 @@ import numpy as np
 from scoring import DEFAULT, Ruleset, as_ruleset
 from scoring.rulesets.base import MELD_TEXT
 from scoring.text import Text
-from scoring.tiles import FLOWERS, INDEX, N_KINDS
+from scoring.tiles import CODES, FLOWERS, INDEX, N_KINDS
 
 from .classes import BACK, CLASSIFIER_CODES
 from .detections import Detections
@@ -67,6 +67,37 @@ def restrict(det: Detections, rules: Ruleset | str) -> list[Correction]:
     return [Correction(i, a, b, Said(f"{rules.name} has no {a}, and the photo shows it only unsurely",
                                      f"{rules.title.zh}沒有 {a}，而照片上這張牌看不太清楚"))
             for i, (a, b) in enumerate(zip(before, det.codes)) if a != b]
+
+
+def flowers_misread(det: Detections, layout: Layout, rules: Ruleset) -> list[int]:
+    """Tiles read as flowers that are likelier misread faces: every one in a ruleset played without flowers (its
+    set has none); in one with flowers, those lying in a group with faces (a player sets flowers apart) and each
+    further copy of a flower the set holds once (the surest copy stays)."""
+    flower_codes = {CODES[k] for k in FLOWERS} | {CODES[k] for k in rules.flower_kinds}
+    read = [i for i, c in enumerate(det.codes) if c in flower_codes and not det.unshown[i]]
+    if not rules.flower_kinds:
+        return read
+    seen: set[str] = set()
+    out = []
+    for i in sorted(read, key=lambda i: -float(det.tile_confidence[i])):
+        once = INDEX[det.codes[i]] in FLOWERS
+        if i in layout.flowers_among_faces or (once and det.codes[i] in seen):
+            out.append(i)
+        seen.add(det.codes[i])
+    return sorted(out)
+
+
+def without_flowers(det: Detections, tiles: list[int], rules: Ruleset) -> Detections:
+    """A copy of ``det`` where ``tiles`` may name only the ruleset's playing faces or a face-down tile (their
+    flower readings' probability given to the rest)."""
+    out = det.copy()
+    probs = out.probs.copy()
+    keep = np.array([c == "back" or INDEX[c] in rules.playing_kinds for c in CLASSIFIER_CODES], bool)
+    rows = np.array(tiles, int)
+    probs[rows] *= keep
+    probs[rows] /= np.maximum(probs[rows].sum(1, keepdims=True), EPS)
+    out.probs = probs.astype(np.float32)
+    return out
 
 
 def face_up_stray_backs(det: Detections) -> list[Correction]:

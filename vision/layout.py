@@ -51,6 +51,8 @@ class Layout:
     warnings: list[str] = field(default_factory=list)
     apart: list[int] = field(default_factory=list)  # tiles left out of the hand (see ``apart_by_size``)
     apart_warnings: list[str] = field(default_factory=list)  # why they were (first among ``warnings`` too)
+    # tiles read as flowers that lay in a group with faces (a player's flowers lie apart): maybe misread faces
+    flowers_among_faces: list[int] = field(default_factory=list)
 
     def group_of(self, n: int) -> list[int]:
         """Group index of each of n tiles (-1 for none)."""
@@ -313,8 +315,7 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT, main: list[int] | N
         return _analyse(det, rules)
     keep = np.setdiff1d(np.arange(len(det)), apart)
     layout = _analyse(det[keep], rules)
-    for g in layout.groups:
-        g.tiles = [int(keep[i]) for i in g.tiles]
+    _renumbered(layout, keep)
     layout.apart = apart
     if by_size:
         layout.apart_warnings.append(Said(f"{len(by_size)} tile(s) much larger or smaller than the others (another "
@@ -334,9 +335,15 @@ def sub_layout(det: Detections, kept: list[int], rules: Ruleset | str = DEFAULT)
     rules = as_ruleset(rules)
     keep = np.array(kept, int)
     layout = _analyse(along_rows(det)[keep], rules)
+    _renumbered(layout, keep)
+    return layout
+
+
+def _renumbered(layout: Layout, keep: np.ndarray) -> None:
+    """A layout of the tiles ``keep`` of a reading, its tile numbers made the reading's own."""
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]
-    return layout
+    layout.flowers_among_faces = [int(keep[i]) for i in layout.flowers_among_faces]
 
 
 def chosen_layout(det: Detections, hand: list[int], rules: Ruleset | str = DEFAULT) -> Layout:
@@ -409,7 +416,9 @@ def _sorted_groups(det: Detections, rules: Ruleset, candidates: list[tuple[int, 
             continue
         if any(c in flower_codes for c in gcodes) and any(c not in flower_codes for c in gcodes):
             # flowers lying next to faces: take the flowers out, keep the rest
-            flowers += [i for i in g if codes[i] in flower_codes]
+            among = [i for i in g if codes[i] in flower_codes]
+            flowers += among
+            layout.flowers_among_faces += among
             g = [i for i in g if codes[i] not in flower_codes]
             layout.warnings.append(Said("flowers lie next to other tiles; moved them to the flowers",
                                         "花牌和其他牌放在一起；已移到花牌"))

@@ -15,7 +15,7 @@ from scoring.tiles import INDEX
 from .calibration import Calibration, shipped_calibration
 from .chooser import changes, choose_hand, choose_row
 from .classes import CLASS_INDEX
-from .correction import Correction, correct, face_up_stray_backs, restrict
+from .correction import Correction, correct, face_up_stray_backs, flowers_misread, restrict, without_flowers
 from .detections import Detections
 from .geometry import PhotoFrame
 from .layout import Layout, analyse, chosen_layout, to_hand
@@ -123,19 +123,12 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     if len(det) == 0:
         warnings.append(Said("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand",
                              "照片中找不到牌：請靠近一點、在明亮處重拍，或手動輸入"))
-    layout = analyse(det, rules) if hand_tiles is None else chosen_layout(det, hand_tiles, rules)
-    codes, more, warn = correct(det, layout, rules, winning) if len(det) else ([], [], [])
-    if winning and len(det) and hand_tiles is None and (warn or "remove" in codes):
-        # no legal win as laid out, or only by dropping tiles: other players' tiles beside the hand? The groups
-        # at the rows' ends left out make a legal win with fewer changes
-        laid_out = layout
-        chosen = choose_hand(det, layout, rules)
-        if chosen is not None and (warn or changes(chosen[2]) < changes(more)):
-            layout, codes, more, warn = chosen
-        # no legal win, or only by changing tiles: the hand is maybe another row (discards at a slant look larger)
-        other = choose_row(det, laid_out, rules) if warn or changes(more) else None
-        if other is not None and (warn or changes(other[2]) < changes(more)):
-            layout, codes, more, warn = other
+    layout, codes, more, warn = laid_out(det, rules, winning, hand_tiles)
+    reread: list[int] = []
+    if warn and winning and hand_tiles is None:
+        again = flowers_as_faces(det, layout, rules)
+        if again is not None:
+            det, (layout, codes, more, warn), reread = again
     corrections += more
     hand = to_hand(det, layout, winner, codes) if len(det) else None
     aside: list[str] = []
@@ -156,8 +149,53 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
                       warnings + layout.warnings + warn, timing, aside, frame=frame)
     cal = shipped_calibration() if calibration is None else calibration
     face = np.array([reading.face_probability(i) for i in range(len(codes))])
-    reading.doubts = [int(i) for i in np.flatnonzero(cal.doubtful(face, det.confidence[:len(codes)]))]
+    doubtful = cal.doubtful(face, det.confidence[:len(codes)])
+    reading.doubts = sorted({int(i) for i in np.flatnonzero(doubtful)} | set(reread))  # (re-read: always a doubt)
     return reading
+
+
+def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset
+                     ) -> tuple[Detections, tuple[Layout, list[str], list[Correction], list[str]], list[int]] | None:
+    """A reading that makes no legal win, read again with its likely misread flowers (``flowers_misread``: one
+    lying among the hand's faces, or any in a ruleset without flowers; a 1s's bird looks like a plant) named as the
+    ruleset's faces: the detections, ``laid_out``'s result with a correction for each, and those tiles, when that is
+    a legal win; else None."""
+    reread = flowers_misread(det, layout, rules)
+    if not reread:
+        return None
+    again = without_flowers(det, reread, rules)
+    layout, codes, more, warn = laid_out(again, rules, True, None)
+    if warn:
+        return None
+    why = ("a player sets flowers apart", "花牌應放在一邊") if rules.flower_kinds else \
+        (f"{rules.name} is played without flowers", f"{rules.title.zh}不用花牌")
+    was = det.codes
+    named = [Correction(i, was[i], codes[i], Said(
+        f"read as the flower {was[i]}, but {why[0]}, and as {codes[i]} the hand is a legal win; check it",
+        f"看來像花牌 {was[i]}，但{why[1]}；當作 {codes[i]} 才是合法的胡牌，請核對"))
+        for i in reread if codes[i] != was[i]]
+    return again, (layout, codes, named + more, warn), reread
+
+
+def laid_out(det: Detections, rules: Ruleset, winning: bool, hand_tiles: list[int] | None
+             ) -> tuple[Layout, list[str], list[Correction], list[str]]:
+    """The layout of a reading and its rule-aware correction: the codes, the corrections and any warning. Where the
+    tiles as laid out make no legal win, or only by dropping tiles, the hand choosers try other players' tiles
+    left out and another row as the hand (``chooser``); the player's own choice (``hand_tiles``) is kept."""
+    layout = analyse(det, rules) if hand_tiles is None else chosen_layout(det, hand_tiles, rules)
+    codes, more, warn = correct(det, layout, rules, winning) if len(det) else ([], [], [])
+    if winning and len(det) and hand_tiles is None and (warn or "remove" in codes):
+        # no legal win as laid out, or only by dropping tiles: other players' tiles beside the hand? The groups
+        # at the rows' ends left out make a legal win with fewer changes
+        first = layout
+        chosen = choose_hand(det, layout, rules)
+        if chosen is not None and (warn or changes(chosen[2]) < changes(more)):
+            layout, codes, more, warn = chosen
+        # no legal win, or only by changing tiles: the hand is maybe another row (discards at a slant look larger)
+        other = choose_row(det, first, rules) if warn or changes(more) else None
+        if other is not None and (warn or changes(other[2]) < changes(more)):
+            layout, codes, more, warn = other
+    return layout, codes, more, warn
 
 
 @dataclass
