@@ -1,5 +1,6 @@
-"""A box drawn over a tile and a half is boxed again as the two tiles it covers (``vision.regrid``); a loose box
-before a gap between groups, where the table shows, is left as it is."""
+"""A box drawn over a tile and a half is boxed again as the two tiles it covers, and three narrow boxes over two
+tiles as those two (``vision.regrid``); a loose box before a gap between groups, where the table shows, and a
+narrow tile of its own are left as they are."""
 
 from __future__ import annotations
 
@@ -34,6 +35,25 @@ def test_a_box_over_a_tile_and_a_half_is_cut_into_the_two_tiles() -> None:
     assert len(out) == 7
     xs = np.sort(out.xyxy[:, 0])
     assert np.allclose(xs[4:6], [lefts[4], lefts[4] + PITCH], atol=2)  # the lost tile is boxed where it lies
+
+
+def test_three_narrow_boxes_over_two_tiles_are_boxed_again_as_the_two() -> None:
+    lefts = [10 + PITCH * k for k in range(10)]
+    thirds = [(lefts[3] + k * 33.0, lefts[3] + k * 33.0 + 36) for k in range(3)]  # (over tiles 3 and 4)
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + thirds + [(x, x + WIDTH) for x in lefts[5:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == 10
+    xs = np.sort(out.xyxy[:, 0])
+    assert np.allclose(xs[3:5], [lefts[3], lefts[3] + 0.5 * (thirds[-1][1] - lefts[3])], atol=2)
+
+
+def test_a_narrow_box_alone_and_two_narrow_tiles_of_their_own_are_left_as_they_are() -> None:
+    """One narrow box is no run; two narrow boxes that span two pitches are two tiles, not one."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:2]] + [(lefts[2], lefts[2] + 36)] + [(lefts[3], lefts[3] + WIDTH)]
+                + [(lefts[4], lefts[4] + 38), (lefts[5], lefts[5] + 38)] + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert np.array_equal(np.sort(out.xyxy[:, 0]), np.sort(det.xyxy[:, 0]))
 
 
 def test_a_loose_box_before_a_gap_between_groups_is_left_as_it_is() -> None:

@@ -23,6 +23,8 @@ WIDE = 1.25  # a standing box this many times as wide as its neighbours or more 
 STANDING = 0.95  # and at least this share of the row's height (a sideways tile is lower)
 HOLE = (0.1, 1.0)  # a hole beside it this many tile widths wide may hold the rest of the second
 FIT = 0.3  # how far (pitches) the boxes with their hole may be from one tile more than they are
+NARROW = 0.85  # a standing box under this share of the row's tile width may be a part of a tile, one of a run
+# of touching boxes drawn over one tile fewer than they are (three boxes over two bamboo tiles)
 TOUCH = 0.2  # tile widths between two boxes of one run at most
 AROUND = 3  # boxes around a wide one that may share its lost tile
 NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile wide (within 15 %):
@@ -67,6 +69,30 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
             if abs((right - left) / pitch - (size + 1)) <= FIT:
                 return first, last, left, right
     return None
+
+
+def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
+    """How far two spans along the row overlap (0 for none)."""
+    return max(0.0, min(a2, b2) - max(a1, b1))
+
+
+def _narrow_runs(det: Detections, tall: list[int], unit: float, used: set[int]) -> list[list[int]]:
+    """The runs (two or more, left to right) of touching standing boxes of ``tall`` each under ``NARROW`` of the
+    row's tile width, none already boxed again."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for i in tall:
+        narrow = x2[i] - x1[i] < NARROW * unit and i not in used
+        if narrow and run and x1[i] - x2[run[-1]] <= TOUCH * unit:
+            run.append(i)
+            continue
+        if len(run) >= 2:
+            runs.append(run)
+        run = [i] if narrow else []
+    if len(run) >= 2:
+        runs.append(run)
+    return runs
 
 
 def regridded(img: np.ndarray, det: Detections) -> Detections:
@@ -120,6 +146,20 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
             scores += [float(det.confidence[b]) for b in under]
             backs += [0.0 if det.back_score is None else float(det.back_score[b]) for b in under]
             used.update(tall[first:last + 1])
+        for run in _narrow_runs(det, tall, unit, used):
+            length = float(x2[run[-1]] - x1[run[0]])
+            n = len(run) - 1  # (one tile fewer than boxes, within FIT pitches)
+            if abs(length / pitch - n) > FIT:
+                continue
+            top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
+            step = length / n
+            left = float(x1[run[0]])
+            new += [[left + j * step, top, left + (j + 1) * step, bottom] for j in range(n)]
+            under = [max(run, key=lambda b: _overlap(x1[b], x2[b], left + j * step, left + (j + 1) * step))
+                     for j in range(n)]
+            scores += [float(det.confidence[b]) for b in under]
+            backs += [0.0 if det.back_score is None else float(det.back_score[b]) for b in under]
+            used.update(run)
         cut += sorted(used)
     if not new:
         return det
