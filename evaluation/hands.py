@@ -139,7 +139,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
         cases = composed_cases(bank, args.n, args.seed, condition, (w, h))
     stats = {"photos": 0, "tiles": 0, "tiles_right_before": 0, "tiles_right_after": 0, "groups_right": 0,
              "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
-             "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0}
+             "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0, "half_turned": 0}
     per_rs: dict[str, list[int]] = {}
     failures = []
     read_ms: list[float] = []
@@ -173,6 +173,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
             stats["wrong_flagged"] += not right and j in doubts
             stats["top3"] += placed[i].code in [c for c, _ in r.det.alternatives(j, 3)] + [r.codes[j]]
         stats["found"] += len(pairs)
+        stats["half_turned"] += r.det.turned == 2
         grouped = {t for g in r.layout.groups for t in g.tiles}
         matched = {j for _, j in pairs}
         stats["clutter_in_hand"] += any(j in grouped for j in range(len(r.det)) if j not in matched)
@@ -205,6 +206,8 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
                         "wrong_caught": round(stats["wrong_flagged"] / max(stats["wrong"], 1), 4),
                         "wrong_tiles": stats["wrong"]},
         "hands_right_by_ruleset": {k: round(v[0] / v[1], 4) for k, v in per_rs.items()},
+        # (right only where the condition turns the photo by a half; elsewhere each is a hand read upside down)
+        "photos_read_turned_by_a_half": stats["half_turned"],
         "median_read_ms": round(float(np.median(read_ms)), 1) if read_ms else None,
         "seconds": round(time.time() - t0, 1),
         "first_failures": failures,

@@ -91,14 +91,14 @@ def test_boxes_of_a_levelled_photo_come_back_to_the_photo(degrees: float, k: int
 
 
 def row(groups: list[str], y: float = 100.0) -> Detections:
-    """A row of tiles, groups left to right: '.' a plain tile, 's' a sideways one, 'd' one face down."""
+    """A row of tiles, groups left to right: '.' a plain tile, 's' a sideways one, 'd' one face down, 'f' a flower."""
     boxes, codes, side = [], [], []
     x = 10.0
     for g in groups:
         for c in g:
             w = 56.0 if c == "s" else 40.0
             boxes.append([x, y + (16 if c == "s" else 0), x + w, y + 56])
-            codes.append("back" if c == "d" else "5m")
+            codes.append({"d": "back", "f": "f8"}.get(c, "5m"))
             side.append(c == "s")
             x += w + 1
         x += 30
@@ -115,6 +115,11 @@ def row(groups: list[str], y: float = 100.0) -> Detections:
     (["s..", "..s", ".s.", ".", "."], True),      # four melds, one concealed tile and the winning tile
     ([".", ".", ".s.", "s..", "..s"], False),
     (["..............."], False),                 # nothing to tell: as it is
+    # a concealed tile misread as lying sideways or as a flower makes no meld of the concealed tiles (issue 39,
+    # the held-out design in dim light and held by hand: four hands of sixty were read turned by a half)
+    ([".....s.......", "."], False),
+    (["......f......", "."], False),
+    ([".", ".......s....."], True),
 ])
 def test_the_layout_tells_an_upside_down_hand(groups: list[str], upside: bool) -> None:
     assert upside_down(row(groups)) is upside
