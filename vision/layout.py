@@ -92,12 +92,13 @@ def rows_of(det: Detections) -> list[list[int]]:
         return i
 
     x1, y1, x2, y2 = det.xyxy.T
-    for i in range(n):
-        for j in range(i + 1, n):
-            overlap = min(y2[i], y2[j]) - max(y1[i], y1[j])
-            gap = max(x1[i], x1[j]) - min(x2[i], x2[j])
-            if overlap > 0.5 * min(y2[i] - y1[i], y2[j] - y1[j]) and gap < 4.0 * unit:
-                parent[find(i)] = find(j)
+    h = y2 - y1
+    # (every pair at once: overlapping by half the lower box's height, less than four tiles apart)
+    overlap = np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None])
+    gap = np.maximum(x1[:, None], x1[None]) - np.minimum(x2[:, None], x2[None])
+    linked = (overlap > 0.5 * np.minimum(h[:, None], h[None])) & (gap < 4.0 * unit)
+    for i, j in zip(*np.nonzero(np.triu(linked, 1))):
+        parent[find(int(i))] = find(int(j))
     rows: dict[int, list[int]] = {}
     for i in range(n):
         rows.setdefault(find(i), []).append(i)
