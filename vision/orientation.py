@@ -112,14 +112,15 @@ def run_aspect(det: Detections, sure: float = 0.5) -> float | None:
 
 
 MELD_MOST = 4  # tiles of a meld at most (a kong)
+FLOWER_SHARE = 1 / 3  # a group this much flowers or more is the flowers set apart (the rest: dragons, in Nanjing)
 
 
 def upside_down(det: Detections) -> bool:
-    """Whether the hand lies upside down. Read in order (rows top to bottom, groups left to right, flowers left
-    out), a hand is laid out as the page asks: the concealed tiles, the winning tile set apart at their right,
-    then the melds (three or four tiles, a sideways or face-down one among them). Upside down, the plain groups
-    come after the melds, and a lone tile has plain tiles after it rather than before; a photo is turned only
-    when the two together say so (no melds and no lone tile: as it is)."""
+    """Whether the hand lies upside down. Read in order (rows top to bottom, groups left to right, groups of flowers
+    only left out), a hand is laid out as the page asks: the concealed tiles, the winning tile set apart at their
+    right, then the melds (three or four tiles, a sideways or face-down one among them) and the flowers. Upside
+    down, the plain groups come after those, and a lone tile has plain tiles after it rather than before; a photo
+    is turned only when the two together say so (no melds and no lone tile: as it is)."""
     if len(det) < 5:
         return False
     det = along_rows(det)  # rows at a slant (a photo turned in its plane): read along their own direction
@@ -129,9 +130,11 @@ def upside_down(det: Detections) -> bool:
     codes, side, down = sub.codes, sub.sideways, sub.face_down
     order = [g for row in rows_of(sub) for g in split_groups(sub, row)
              if not all(codes[i] in FLOWERS for i in g)]
-    # a meld is three or four tiles, one sideways or face down; a longer group with one (the concealed tiles, a
-    # tile misread as lying sideways) is plain, and so is a group with a tile misread as a flower
-    plain = [len(g) > MELD_MOST or not any(side[i] or down[i] for i in g) for g in order]
+    # a meld is three or four tiles, one sideways or face down, and flowers set apart come after the hand too; a
+    # longer group with a sideways tile, or one with a tile or two read as flowers among many faces (the concealed
+    # tiles, a tile misread), is plain
+    plain = [not ((len(g) <= MELD_MOST and any(side[i] or down[i] for i in g))
+                  or sum(codes[i] in FLOWERS for i in g) >= FLOWER_SHARE * len(g)) for g in order]
     # plain groups (concealed tiles, winning tile) before the melds: upright; after them: upside down
     pairs = [(1 if p > m else -1) for p in range(len(order)) if plain[p] for m in range(len(order)) if not plain[m]]
     score = sum(pairs) / len(pairs) if pairs else 0.0
