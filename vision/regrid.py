@@ -95,75 +95,107 @@ def _narrow_runs(det: Detections, tall: list[int], unit: float, used: set[int]) 
     return runs
 
 
+Cut = tuple[list[int], float, float, int]  # boxes boxed again, the span's left and right ends, tiles in it
+
+
+def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[list[int], float, float, float] | None:
+    """A hand's neat row's standing boxes left to right (as tall as its tiles), its tile width, its pitch and its
+    height; None for a row too short, or of loose tiles lying at every angle."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    whole = [i for i in row if standing[i]]
+    if len(whole) < 4:
+        return None
+    height = float(np.median(h[whole]))
+    unit = float(np.median(w[whole]))
+    tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
+    if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[tall] / unit - 1) <= 0.15)) < NEAT_SHARE:
+        return None
+    centres = [(x1[i] + x2[i]) / 2 for i in tall]
+    steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
+    if len(steps) < 3:
+        return None
+    return tall, unit, float(np.median(steps)), height
+
+
+def _wide_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, height: float,
+               tile: np.ndarray, used: set[int]) -> list[Cut]:
+    """The runs around wide boxes that, with a tile-coloured hole beside them, hold one tile more than boxes."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    cuts = []
+    for k, i in enumerate(tall):
+        # wide against its own neighbours (a pitched row's near tiles are wider than its far ones), and as
+        # tall as the row's standing tiles (a meld's sideways tile is lower)
+        near = [b for b in tall[max(0, k - 2):k + 3] if b != i]
+        if w[i] < WIDE * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
+            continue
+        span = _out_of_step(lab, det, tall, k, unit, pitch, tile)
+        if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
+            continue  # (no run out of step, or one that shares a box already boxed again)
+        first, last, left, right = span
+        cuts.append((tall[first:last + 1], left, right, last - first + 2))
+        used.update(tall[first:last + 1])
+    return cuts
+
+
+def _narrow_cuts(det: Detections, tall: list[int], unit: float, pitch: float, used: set[int]) -> list[Cut]:
+    """The runs of touching narrow boxes that span one pitch fewer than they are boxes."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    cuts = []
+    for run in _narrow_runs(det, tall, unit, used):
+        length = float(x2[run[-1]] - x1[run[0]])
+        n = len(run) - 1  # (one tile fewer than boxes, within FIT pitches)
+        if abs(length / pitch - n) > FIT:
+            continue
+        cuts.append((run, float(x1[run[0]]), float(x2[run[-1]]), n))
+        used.update(run)
+    return cuts
+
+
+def _tiles_of(det: Detections, cut: Cut, nearest: bool) -> list[tuple[list[float], float, float]]:
+    """The equal tiles of a cut, each with the score and face-down score of an old box: the one whose middle is
+    nearest its middle (``nearest``), else the one that overlaps it most."""
+    run, left, right, n = cut
+    x1, y1, x2, y2 = det.xyxy.T
+    top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
+    step = (right - left) / n
+    out = []
+    for j in range(n):
+        a, b = left + j * step, left + (j + 1) * step
+        if nearest:
+            under = min(run, key=lambda i: abs((x1[i] + x2[i]) / 2 - left - (j + 0.5) * step))
+        else:
+            under = max(run, key=lambda i: _overlap(x1[i], x2[i], a, b))
+        back = 0.0 if det.back_score is None else float(det.back_score[under])
+        out.append(([a, top, b, bottom], float(det.confidence[under]), back))
+    return out
+
+
 def regridded(img: np.ndarray, det: Detections) -> Detections:
     """``det`` (boxes in ``img``'s pixels, rows running across) with each run of boxes out of step boxed again one
     tile at a time."""
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
     lab = LabView(img)
-    x1, y1, x2, y2 = det.xyxy.T
-    w, h = x2 - x1, y2 - y1
-    standing = upright(w, h)
-    new: list[list[float]] = []
-    scores: list[float] = []
-    backs: list[float] = []
+    standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
+    tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
     for row in rows_of(det):
-        whole = [i for i in row if standing[i]]
-        if len(whole) < 4:
+        neat = _neat_row(det, row, standing)
+        colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
+        if neat is None or colour is None:
             continue
-        height = float(np.median(h[whole]))
-        unit = float(np.median(w[whole]))
-        tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
-        if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[tall] / unit - 1) <= 0.15)) < NEAT_SHARE:
-            continue  # (not a neat row of a hand: loose tiles lying at every angle)
-        centres = [(x1[i] + x2[i]) / 2 for i in tall]
-        steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
-        if len(steps) < 3:
-            continue
-        pitch = float(np.median(steps))
-        tile = tiles_colour(lab, det, whole)
-        if tile is None:
-            continue
+        tall, unit, pitch, height = neat
         used: set[int] = set()
-        for k, i in enumerate(tall):
-            # wide against its own neighbours (a pitched row's near tiles are wider than its far ones), and as
-            # tall as the row's standing tiles (a meld's sideways tile is lower)
-            near = [b for b in tall[max(0, k - 2):k + 3] if b != i]
-            if w[i] < WIDE * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
-                continue
-            span = _out_of_step(lab, det, tall, k, unit, pitch, tile)
-            if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
-                continue  # (no run out of step, or one that shares a box already boxed again)
-            first, last, left, right = span
-            n = last - first + 2
-            top, bottom = float(np.median(y1[tall[first:last + 1]])), float(np.median(y2[tall[first:last + 1]]))
-            step = (right - left) / n
-            new += [[left + j * step, top, left + (j + 1) * step, bottom] for j in range(n)]
-            # (each new tile keeps the score and face-down score of the old box over its middle)
-            under = [min(tall[first:last + 1], key=lambda b: abs((x1[b] + x2[b]) / 2 - left - (j + 0.5) * step))
-                     for j in range(n)]
-            scores += [float(det.confidence[b]) for b in under]
-            backs += [0.0 if det.back_score is None else float(det.back_score[b]) for b in under]
-            used.update(tall[first:last + 1])
-        for run in _narrow_runs(det, tall, unit, used):
-            length = float(x2[run[-1]] - x1[run[0]])
-            n = len(run) - 1  # (one tile fewer than boxes, within FIT pitches)
-            if abs(length / pitch - n) > FIT:
-                continue
-            top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
-            step = length / n
-            left = float(x1[run[0]])
-            new += [[left + j * step, top, left + (j + 1) * step, bottom] for j in range(n)]
-            under = [max(run, key=lambda b: _overlap(x1[b], x2[b], left + j * step, left + (j + 1) * step))
-                     for j in range(n)]
-            scores += [float(det.confidence[b]) for b in under]
-            backs += [0.0 if det.back_score is None else float(det.back_score[b]) for b in under]
-            used.update(run)
+        for c in _wide_cuts(lab, det, tall, unit, pitch, height, colour, used):
+            tiles += _tiles_of(det, c, nearest=True)
+        for c in _narrow_cuts(det, tall, unit, pitch, used):
+            tiles += _tiles_of(det, c, nearest=False)
         cut += sorted(used)
-    if not new:
+    if not tiles:
         return det
-    added = Detections(np.array(new, np.float32), np.array(scores, np.float32),
-                       back_score=None if det.back_score is None else np.array(backs, np.float32))
+    added = Detections(np.array([t[0] for t in tiles], np.float32), np.array([t[1] for t in tiles], np.float32),
+                       back_score=None if det.back_score is None else np.array([t[2] for t in tiles], np.float32))
     keep = [i for i in range(len(det)) if i not in cut]
     return Detections.boxes_of([det[keep], added])
