@@ -63,8 +63,8 @@ def orientation(xyxy: np.ndarray, upright: float | None = None) -> tuple[np.ndar
     aspect = aspects(xyxy)
     med = float(np.median(aspect))
     squashed = med > 1.0 and squat(xyxy)
-    if med > 1.0 and upright is not None and not squashed:
-        med = upright
+    if upright is not None and not squashed:
+        med = upright  # (discards lying at every angle around the hand make the median squarer too)
     if med <= 1.0 or squashed:
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
         # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least
