@@ -398,6 +398,24 @@ def test_a_wall_and_discards_make_no_upright_tile_of_the_hand_sideways() -> None
     assert turn[11] and not turn[:11].any()
 
 
+def test_discards_lying_square_around_the_hand_hide_no_sideways_tile_of_its_melds() -> None:
+    """Issue 39's discards condition on the held-out design: the hand's tiles 0.68 wide for their height, a meld's
+    sideways tile 1.15 (its near side makes it tall), and discards at every angle about square, so the median box
+    is about square too: against it the sideways tile is not 1.3 times wider, and the meld's feeder is lost;
+    against the hand's own run of upright tiles it is."""
+    from vision.crops import orientation
+    from vision.orientation import run_aspect
+
+    boxes = [(41.0 * i, 300.0, 41.0 * i + 40, 359.0) for i in range(10)]  # the concealed tiles, 0.68
+    boxes += [(480.0, 300.0, 520.0, 359.0), (521.0, 312.0, 575.0, 359.0), (576.0, 300.0, 616.0, 359.0)]
+    boxes += [(60.0 * i, 100.0, 60.0 * i + 50, 150.0 + (i % 3)) for i in range(16)]  # discards, about square
+    det = Detections(np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32))
+    _, as_the_table_says = orientation(det.xyxy)
+    assert not as_the_table_says[11]  # the median of all boxes hides it
+    _, side = orientation(det.xyxy, run_aspect(det))
+    assert side[11] and not side[:11].any() and not side[12]
+
+
 def test_a_wall_of_backs_standing_edge_on_does_not_make_the_photo_look_turned() -> None:
     from vision.orientation import landscape
 
