@@ -103,8 +103,10 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
               photo_warnings: list[str] | None = None, calibration: Calibration | None = None,
               frame: PhotoFrame | None = None, hand_tiles: list[int] | None = None) -> Reading:
     """Layout and rule-aware correction of detections for one ruleset (the detections are not changed).
-    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. A tile whose
-    shown face and box are less sure than the ``calibration``'s bar (default: the shipped one) is a doubt.
+    Flowers stay flowers in every ruleset; one without flowers sets them aside with a warning. Only where the hand
+    as read is no legal win are tiles read as flowers where none can lie named as faces (``flowers_as_faces``).
+    A tile whose shown face and box are less sure than the ``calibration``'s bar (default: the shipped one) is a
+    doubt, and so is each flower named as a face.
     ``frame``: the photo's frame (``see``), which gives the size as read and maps the boxes to the photo as sent.
     ``hand_tiles``: the tiles the player says are the hand (the page's group taps); the rest are on the table and no
     hand chooser overrides that choice."""
