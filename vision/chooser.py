@@ -22,11 +22,10 @@ from itertools import islice, product
 import numpy as np
 
 from scoring import Ruleset
-from scoring.tiles import CODES
 
 from .correction import Correction, correct
 from .detections import Detections
-from .layout import FLOWERS, Layout, along_rows, analyse, hand_rows, laid_out, rows_of, split_groups, sub_layout
+from .layout import Layout, along_rows, analyse, flower_faces, hand_rows, laid_out, rows_of, split_groups, sub_layout
 from .said import Said
 
 MOST_PER_END = 2  # groups left out at most at each end of a row
@@ -140,7 +139,7 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
     tiles = sorted(t for g in layout.groups for t in g.tiles)
     if len(tiles) < 15:
         return None
-    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
+    flower_codes = flower_faces(rules)
     codes = det.codes
     ranked = []
     for cut_out, cut in end_cuts(det, tiles, frozenset(flower_codes)):

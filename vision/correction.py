@@ -17,11 +17,11 @@ import numpy as np
 from scoring import DEFAULT, Ruleset, as_ruleset
 from scoring.rulesets.base import MELD_TEXT
 from scoring.text import Text
-from scoring.tiles import CODES, FLOWERS, INDEX, N_KINDS
+from scoring.tiles import FLOWERS, INDEX, N_KINDS
 
 from .classes import BACK, CLASSIFIER_CODES
 from .detections import Detections
-from .layout import Layout, along_rows, best_meld_codes, log_prob, rows_of, split_groups
+from .layout import Layout, along_rows, best_meld_codes, flower_faces, log_prob, rows_of, split_groups
 from .said import Said, in_lang
 
 EPS = 1e-6
@@ -43,9 +43,10 @@ FLOWER_SURE = 0.5  # a tile whose flower classes hold this much probability is a
 FLOWER_CLASSES = np.array([INDEX[c] in FLOWERS for c in CLASSIFIER_CODES if c != "back"] + [False])
 
 
-def allowed_mask(rules: Ruleset) -> np.ndarray:
-    """Classes that exist in the ruleset's tile set (its playing kinds and flowers; a face-down tile always)."""
-    kinds = rules.tile_kinds()
+def allowed_mask(rules: Ruleset, flowers: bool = True) -> np.ndarray:
+    """Classes that exist in the ruleset's tile set (its playing kinds and, with ``flowers``, its flowers; a
+    face-down tile always)."""
+    kinds = rules.tile_kinds() if flowers else frozenset(rules.playing_kinds)
     return np.array([c == "back" or INDEX[c] in kinds for c in CLASSIFIER_CODES], bool)
 
 
@@ -73,8 +74,8 @@ def flowers_misread(det: Detections, layout: Layout, rules: Ruleset) -> list[int
     """Tiles read as flowers that are likelier misread faces: every one in a ruleset played without flowers (its
     set has none); in one with flowers, those lying in a group with faces (a player sets flowers apart) and each
     further copy of a flower the set holds once (the surest copy stays)."""
-    flower_codes = {CODES[k] for k in FLOWERS} | {CODES[k] for k in rules.flower_kinds}
-    read = [i for i, c in enumerate(det.codes) if c in flower_codes and not det.unshown[i]]
+    flowers = flower_faces(rules)
+    read = [i for i, c in enumerate(det.codes) if c in flowers and not det.unshown[i]]
     if not rules.flower_kinds:
         return read
     seen: set[str] = set()
@@ -92,9 +93,8 @@ def without_flowers(det: Detections, tiles: list[int], rules: Ruleset) -> Detect
     flower readings' probability given to the rest)."""
     out = det.copy()
     probs = out.probs.copy()
-    keep = np.array([c == "back" or INDEX[c] in rules.playing_kinds for c in CLASSIFIER_CODES], bool)
     rows = np.array(tiles, int)
-    probs[rows] *= keep
+    probs[rows] *= allowed_mask(rules, flowers=False)
     probs[rows] /= np.maximum(probs[rows].sum(1, keepdims=True), EPS)
     out.probs = probs.astype(np.float32)
     return out

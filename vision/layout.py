@@ -27,6 +27,11 @@ from .said import Said
 FLOWERS = {CODES[k] for k in FLOWER_KINDS}  # f1-f8 lie apart as flowers in every ruleset
 
 
+def flower_faces(rules: Ruleset) -> set[str]:
+    """The codes read as flowers under a ruleset: f1-f8 in every one, and its own flower kinds (Nanjing's dragons)."""
+    return FLOWERS | {CODES[k] for k in rules.flower_kinds}
+
+
 @dataclass
 class Group:
     """Tiles (indices into the Detections) that lie together, and what they are."""
@@ -307,7 +312,7 @@ def analyse(det: Detections, rules: Ruleset | str = DEFAULT, main: list[int] | N
     ``hand_rows``); the rows that go with it are the hand, of its size whatever the rest of the table's."""
     rules = as_ruleset(rules)
     det = along_rows(det)  # rows at a slant (a photo turned in its plane): grouped along their own direction
-    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
+    flower_codes = flower_faces(rules)
     by_size = apart_by_size(det) if main is None else []
     keep = np.setdiff1d(np.arange(len(det)), by_size)
     away = [int(keep[i]) for i in apart_from_hand(det[keep], flower_codes, main)]
@@ -406,7 +411,7 @@ def _sorted_groups(det: Detections, rules: Ruleset, candidates: list[tuple[int, 
     tiles and its winning tile."""
     codes = [c if not unshown else "?" for c, unshown in zip(det.codes, det.unshown)]  # an unshown face: no flower
     down = list(det.face_down)
-    flower_codes = FLOWERS | {CODES[k] for k in rules.flower_kinds}
+    flower_codes = flower_faces(rules)
     flowers: list[int] = []
     melds: list[Group] = []
     rest: list[tuple[int, list[int]]] = []

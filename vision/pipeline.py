@@ -125,7 +125,7 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     if len(det) == 0:
         warnings.append(Said("no tiles found in the photo: retake it closer and well lit, or enter the hand by hand",
                              "照片中找不到牌：請靠近一點、在明亮處重拍，或手動輸入"))
-    layout, codes, more, warn = laid_out(det, rules, winning, hand_tiles)
+    layout, codes, more, warn = hand_as_laid_out(det, rules, winning, hand_tiles)
     reread: list[int] = []
     if warn and winning and hand_tiles is None:
         again = flowers_as_faces(det, layout, rules)
@@ -160,13 +160,13 @@ def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset
                      ) -> tuple[Detections, tuple[Layout, list[str], list[Correction], list[str]], list[int]] | None:
     """A reading that makes no legal win, read again with its likely misread flowers (``flowers_misread``: one
     lying among the hand's faces, or any in a ruleset without flowers; a 1s's bird looks like a plant) named as the
-    ruleset's faces: the detections, ``laid_out``'s result with a correction for each, and those tiles, when that is
-    a legal win; else None."""
+    ruleset's faces: the detections, ``hand_as_laid_out``'s result with a correction for each, and those tiles,
+    when that is a legal win; else None."""
     reread = flowers_misread(det, layout, rules)
     if not reread:
         return None
     again = without_flowers(det, reread, rules)
-    layout, codes, more, warn = laid_out(again, rules, True, None)
+    layout, codes, more, warn = hand_as_laid_out(again, rules, True, None)
     if warn:
         return None
     why = ("a player sets flowers apart", "花牌應放在一邊") if rules.flower_kinds else \
@@ -179,7 +179,7 @@ def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset
     return again, (layout, codes, named + more, warn), reread
 
 
-def laid_out(det: Detections, rules: Ruleset, winning: bool, hand_tiles: list[int] | None
+def hand_as_laid_out(det: Detections, rules: Ruleset, winning: bool, hand_tiles: list[int] | None
              ) -> tuple[Layout, list[str], list[Correction], list[str]]:
     """The layout of a reading and its rule-aware correction: the codes, the corrections and any warning. Where the
     tiles as laid out make no legal win, or only by dropping tiles, the hand choosers try other players' tiles

@@ -7,7 +7,9 @@ pitch, so the fewest touching boxes around a standing box clearly wider than its
 beside them where the hole looks like the row's tiles rather than the table, span one pitch more than they are
 boxes, are cut into that many equal tiles, which the classifier names as usual. A meld's sideways tile is lower
 than the row's standing tiles and is never cut; a pitched row's near tiles are measured against their
-neighbours; a loose box before a gap between groups (the table shows there) is not cut either.
+neighbours; a loose box before a gap between groups (the table shows there) is not cut either. The other way
+round, a run of touching narrow boxes that spans one pitch fewer than it is boxes (three boxes over two bamboo
+tiles: one tile too many) is cut into that many equal tiles as well.
 """
 
 from __future__ import annotations
