@@ -47,13 +47,39 @@ def test_three_narrow_boxes_over_two_tiles_are_boxed_again_as_the_two() -> None:
     assert np.allclose(xs[3:5], [lefts[3], lefts[3] + 0.5 * (thirds[-1][1] - lefts[3])], atol=2)
 
 
-def test_a_narrow_box_alone_and_two_narrow_tiles_of_their_own_are_left_as_they_are() -> None:
-    """One narrow box is no run; two narrow boxes that span two pitches are two tiles, not one."""
+def test_a_narrow_box_alone_and_two_narrow_tiles_of_their_own_stay_where_they_are() -> None:
+    """One narrow box is no run; two narrow boxes that span two pitches are two tiles, not one. Each keeps its
+    place, and grows over the rest of its tile (the face shows there, not the table) up to the row's tile width."""
     lefts = [10 + PITCH * k for k in range(10)]
     det = boxes([(x, x + WIDTH) for x in lefts[:2]] + [(lefts[2], lefts[2] + 36)] + [(lefts[3], lefts[3] + WIDTH)]
                 + [(lefts[4], lefts[4] + 38), (lefts[5], lefts[5] + 38)] + [(x, x + WIDTH) for x in lefts[6:]])
     out = regridded(table(lefts), det)
     assert np.array_equal(np.sort(out.xyxy[:, 0]), np.sort(det.xyxy[:, 0]))
+    widths = (out.xyxy[:, 2] - out.xyxy[:, 0])[np.argsort(out.xyxy[:, 0])]
+    assert np.allclose(widths, WIDTH, atol=1)  # (the hole past each narrow box is ivory: the rest of its tile)
+
+
+def test_a_narrow_box_before_the_table_is_not_grown() -> None:
+    """A narrow box with the table beside it (a gap between groups) keeps its width."""
+    lefts = [10 + PITCH * k for k in range(6)] + [345, 400]
+    img = table(lefts)
+    img[:, lefts[6] + 34:lefts[6] + WIDTH] = img[0, 0]  # a narrow thing, the table on both sides of it
+    det = boxes([(x, x + WIDTH) for x in lefts[:6]] + [(lefts[6], lefts[6] + 34), (lefts[7], lefts[7] + WIDTH)])
+    out = regridded(img, det)
+    assert np.array_equal(np.sort(out.xyxy, axis=0), np.sort(det.xyxy, axis=0))
+
+
+def test_a_wide_box_and_a_narrow_one_over_two_tiles_are_boxed_again_as_the_two() -> None:
+    """Right in number but out of step: a box over a tile and a half, then one over the other half, touching
+    (held-out hand 17, two 6s): cut into the two tiles, so that the second is not lost as a sliver."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    split = lefts[4] + 78
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], split), (split - 2, lefts[5] + WIDTH)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(det)
+    xs = np.sort(out.xyxy[:, 0])
+    assert np.allclose(xs[4:6], [lefts[4], lefts[4] + 0.5 * (lefts[5] + WIDTH - lefts[4])], atol=2)
 
 
 def test_a_loose_box_before_a_gap_between_groups_is_left_as_it_is() -> None:

@@ -9,7 +9,10 @@ boxes, are cut into that many equal tiles, which the classifier names as usual. 
 than the row's standing tiles and is never cut; a pitched row's near tiles are measured against their
 neighbours; a loose box before a gap between groups (the table shows there) is not cut either. The other way
 round, a run of touching narrow boxes that spans one pitch fewer than it is boxes (three boxes over two bamboo
-tiles: one tile too many) is cut into that many equal tiles as well.
+tiles: one tile too many) is cut into that many equal tiles as well. Boxes right in number but out of step (a box
+over a tile and a half, touching a narrow one over the other half) are cut into as many equal tiles; and a narrow
+box with the rest of its tile beside it (a face, not the table) grows over it, up to the row's tile width: a part
+of a tile is read as no tile or as another face.
 """
 
 from __future__ import annotations
@@ -49,12 +52,13 @@ def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float
 
 
 def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: float, pitch: float,
-                 tile: np.ndarray) -> tuple[int, int, float, float] | None:
-    """The fewest touching boxes of ``tall`` around the wide box ``tall[k]`` (up to ``AROUND``), with a hole
-    beside them where it looks like tiles, that span one tile more than they are boxes (within ``FIT`` pitches):
-    their first and last positions in ``tall`` and the span's ends; None where no such run holds the box."""
+                 tile: np.ndarray, more: int = 1) -> tuple[int, int, float, float] | None:
+    """The fewest touching boxes of ``tall`` around the box ``tall[k]`` (up to ``AROUND``), with a hole beside them
+    where it looks like tiles, that span one tile more than they are boxes (within ``FIT`` pitches); with ``more``
+    0, two boxes at least and no hole, that span as many tiles as they are boxes. Their first and last positions
+    in ``tall`` and the span's ends; None where no such run holds the box."""
     x1, y1, x2, y2 = det.xyxy.T
-    for size in range(1, AROUND + 1):
+    for size in range(1 if more else 2, AROUND + 1):
         for first in range(max(0, k - size + 1), min(k, len(tall) - size) + 1):
             last = first + size - 1
             run = tall[first:last + 1]
@@ -62,15 +66,31 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
                 continue
             left, right = float(x1[run[0]]), float(x2[run[-1]])
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
-            if last + 1 < len(tall) and HOLE[0] * unit < x1[tall[last + 1]] - right < HOLE[1] * unit and \
-                    _hole_like_tiles(lab, right, float(x1[tall[last + 1]]), top, bottom, tile):
+            if more and last + 1 < len(tall) and HOLE[0] * unit < x1[tall[last + 1]] - right < HOLE[1] * unit \
+                    and _hole_like_tiles(lab, right, float(x1[tall[last + 1]]), top, bottom, tile):
                 right = float(x1[tall[last + 1]])
-            if first > 0 and HOLE[0] * unit < left - x2[tall[first - 1]] < HOLE[1] * unit and \
+            if more and first > 0 and HOLE[0] * unit < left - x2[tall[first - 1]] < HOLE[1] * unit and \
                     _hole_like_tiles(lab, float(x2[tall[first - 1]]), left, top, bottom, tile):
                 left = float(x2[tall[first - 1]])
-            if abs((right - left) / pitch - (size + 1)) <= FIT:
+            if abs((right - left) / pitch - (size + more)) <= FIT:
                 return first, last, left, right
     return None
+
+
+def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+    """Whether most of a narrow hole between x = ``a`` and ``b`` of a row is unlike the table above or below it
+    (further from it than half the way to the tiles' colour): a tile's face shows there, sticks or ink included,
+    which the test against the tiles' ivory (``_hole_like_tiles``) misses in a hole a few pixels wide."""
+    height = bottom - top
+    table = table_beside(lab, a, b, top, bottom, height, tile)
+    h, w = lab.shape[:2]
+    xa, xb = int(max(0, a)), int(min(w, b))
+    ya, yb = int(max(0, top + 0.15 * height)), int(min(h, bottom - 0.15 * height))
+    if table is None or xb - xa < 1 or yb - ya < 2:
+        return False
+    px = lab.region(ya, yb, xa, xb)
+    far = np.linalg.norm(px - table, axis=2) > 0.5 * float(np.linalg.norm(tile - table))
+    return bool(far.mean() >= LIKE_TILES)
 
 
 def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
@@ -155,6 +175,50 @@ def _narrow_cuts(det: Detections, tall: list[int], unit: float, pitch: float, us
     return cuts
 
 
+def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, tile: np.ndarray,
+                 used: set[int]) -> list[Cut]:
+    """The fewest touching boxes around a narrow standing box, one of them wide, that span as many pitches as
+    they are boxes: right in number but out of step (a box over a tile and a half, then one over the other half),
+    so the narrow box's tile would be lost as a sliver or read as no tile."""
+    w = det.xyxy[:, 2] - det.xyxy[:, 0]
+    cuts = []
+    for k, i in enumerate(tall):
+        if w[i] >= NARROW * unit or i in used:
+            continue
+        span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0)
+        if span is None or any(b in used for b in tall[span[0]:span[1] + 1]) or \
+                max(w[b] for b in tall[span[0]:span[1] + 1]) < WIDE * unit:
+            continue
+        first, last, left, right = span
+        cuts.append((tall[first:last + 1], left, right, last - first + 1))
+        used.update(tall[first:last + 1])
+    return cuts
+
+
+def _widened(lab: LabView, det: Detections, tall: list[int], unit: float, height: float, tile: np.ndarray,
+             used: set[int]) -> dict[int, tuple[float, float]]:
+    """New left and right ends of the narrow standing boxes (not boxed again) with a tile-coloured hole beside them
+    before the next box: each grows into its holes up to the row's tile width. The finder boxed part of the tile;
+    the rest, cut off, is read as no tile or as another face."""
+    x1, y1, x2, y2 = det.xyxy.T
+    out = {}
+    for k, i in enumerate(tall):
+        if x2[i] - x1[i] >= NARROW * unit or i in used:
+            continue
+        left, right = float(x1[i]), float(x2[i])
+        top, bottom = float(y1[i]), float(y1[i] + height)
+        room = unit - (right - left)  # (the hole may be wider than the tile's lost part: only that is grown into)
+        if k + 1 < len(tall) and HOLE[0] * unit < x1[tall[k + 1]] - right and \
+                _hole_not_table(lab, right, min(float(x1[tall[k + 1]]), right + room), top, bottom, tile):
+            right = min(float(x1[tall[k + 1]]), left + unit)
+        if k > 0 and HOLE[0] * unit < left - x2[tall[k - 1]] and \
+                _hole_not_table(lab, max(float(x2[tall[k - 1]]), left - room), left, top, bottom, tile):
+            left = max(float(x2[tall[k - 1]]), right - unit)
+        if (left, right) != (float(x1[i]), float(x2[i])):
+            out[i] = (left, right)
+    return out
+
+
 def _tiles_of(det: Detections, cut: Cut, nearest: bool) -> list[tuple[list[float], float, float]]:
     """The equal tiles of a cut, each with the score and face-down score of an old box: the one whose middle is
     nearest its middle (``nearest``), else the one that overlaps it most."""
@@ -183,6 +247,7 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
     standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
+    grown: dict[int, tuple[float, float]] = {}
     for row in rows_of(det):
         neat = _neat_row(det, row, standing)
         colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
@@ -194,7 +259,14 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
             tiles += _tiles_of(det, c, nearest=True)
         for c in _narrow_cuts(det, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False)
+        for c in _uneven_cuts(lab, det, tall, unit, pitch, colour, used):
+            tiles += _tiles_of(det, c, nearest=True)
+        grown.update(_widened(lab, det, tall, unit, height, colour, used))
         cut += sorted(used)
+    if grown:
+        det = det.copy()
+        for i, (left, right) in grown.items():
+            det.xyxy[i, 0], det.xyxy[i, 2] = left, right
     if not tiles:
         return det
     added = Detections(np.array([t[0] for t in tiles], np.float32), np.array([t[1] for t in tiles], np.float32),
