@@ -107,3 +107,15 @@ def test_a_held_out_hand_whose_two_bamboo_tiles_were_boxed_as_one_and_a_half_is_
     before = read_image(img, TileReader(config=ReaderConfig().but(regrid=False)), ruleset, True, winner)
     assert normal(before.hand) != normal(hand)
     assert len(before.det) == len(r.det) - 1
+
+
+def test_a_sideways_tile_beside_a_narrow_box_is_not_cut() -> None:
+    """A meld's sideways tile is wide but lower than the row's standing tiles: with a narrow box touching it, the
+    two span two pitches, yet the run is in step and stays as it is (a composed hand under motion blur)."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], lefts[4] + 70), (lefts[4] + 68, lefts[6] - 2)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    det.xyxy[4, 1] = TOP + 8  # (lying sideways, seen from a pitched phone: lower than the standing tiles)
+    out = regridded(table(lefts), det)
+    assert len(out) == len(det)
+    assert np.any(np.all(np.abs(out.xyxy - det.xyxy[4]) < 1, axis=1))  # the sideways tile's box is kept whole

@@ -175,19 +175,22 @@ def _narrow_cuts(det: Detections, tall: list[int], unit: float, pitch: float, us
     return cuts
 
 
-def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, tile: np.ndarray,
-                 used: set[int]) -> list[Cut]:
+def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, height: float,
+                 tile: np.ndarray, used: set[int]) -> list[Cut]:
     """The fewest touching boxes around a narrow standing box, one of them wide, that span as many pitches as
     they are boxes: right in number but out of step (a box over a tile and a half, then one over the other half),
-    so the narrow box's tile would be lost as a sliver or read as no tile."""
+    so the narrow box's tile would be lost as a sliver or read as no tile. The wide box is as tall as the row's
+    standing tiles: a meld's sideways tile is lower, and its run is in step."""
     w = det.xyxy[:, 2] - det.xyxy[:, 0]
+    h = det.xyxy[:, 3] - det.xyxy[:, 1]
     cuts = []
     for k, i in enumerate(tall):
         if w[i] >= NARROW * unit or i in used:
             continue
         span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0)
-        if span is None or any(b in used for b in tall[span[0]:span[1] + 1]) or \
-                max(w[b] for b in tall[span[0]:span[1] + 1]) < WIDE * unit:
+        run = tall[span[0]:span[1] + 1] if span is not None else []
+        if span is None or any(b in used for b in run) or \
+                not any(w[b] >= WIDE * unit and h[b] >= STANDING * height for b in run):
             continue
         first, last, left, right = span
         cuts.append((tall[first:last + 1], left, right, last - first + 1))
@@ -195,25 +198,27 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
     return cuts
 
 
-def _widened(lab: LabView, det: Detections, tall: list[int], unit: float, height: float, tile: np.ndarray,
-             used: set[int]) -> dict[int, tuple[float, float]]:
+def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, height: float,
+             tile: np.ndarray, used: set[int]) -> dict[int, tuple[float, float]]:
     """New left and right ends of the narrow standing boxes (not boxed again) with a tile-coloured hole beside them
-    before the next box: each grows into its holes up to the row's tile width. The finder boxed part of the tile;
-    the rest, cut off, is read as no tile or as another face."""
+    before the next box of the row (any box: a meld's sideways tile is lower, not a hole): each grows into its
+    holes up to the row's tile width. The finder boxed part of the tile; the rest, cut off, is read as no tile or
+    as another face."""
     x1, y1, x2, y2 = det.xyxy.T
     out = {}
-    for k, i in enumerate(tall):
+    for i in tall:
         if x2[i] - x1[i] >= NARROW * unit or i in used:
             continue
         left, right = float(x1[i]), float(x2[i])
         top, bottom = float(y1[i]), float(y1[i] + height)
+        others = [j for j in row if j != i]
+        after = min([float(x1[j]) for j in others if x2[j] > right] + [right + unit])
+        before = max([float(x2[j]) for j in others if x1[j] < left] + [left - unit])
         room = unit - (right - left)  # (the hole may be wider than the tile's lost part: only that is grown into)
-        if k + 1 < len(tall) and HOLE[0] * unit < x1[tall[k + 1]] - right and \
-                _hole_not_table(lab, right, min(float(x1[tall[k + 1]]), right + room), top, bottom, tile):
-            right = min(float(x1[tall[k + 1]]), left + unit)
-        if k > 0 and HOLE[0] * unit < left - x2[tall[k - 1]] and \
-                _hole_not_table(lab, max(float(x2[tall[k - 1]]), left - room), left, top, bottom, tile):
-            left = max(float(x2[tall[k - 1]]), right - unit)
+        if after - right > HOLE[0] * unit and _hole_not_table(lab, right, min(after, right + room), top, bottom, tile):
+            right = min(after, left + unit)
+        if left - before > HOLE[0] * unit and _hole_not_table(lab, max(before, left - room), left, top, bottom, tile):
+            left = max(before, right - unit)
         if (left, right) != (float(x1[i]), float(x2[i])):
             out[i] = (left, right)
     return out
@@ -259,9 +264,9 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
             tiles += _tiles_of(det, c, nearest=True)
         for c in _narrow_cuts(det, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False)
-        for c in _uneven_cuts(lab, det, tall, unit, pitch, colour, used):
+        for c in _uneven_cuts(lab, det, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True)
-        grown.update(_widened(lab, det, tall, unit, height, colour, used))
+        grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
         cut += sorted(used)
     if grown:
         det = det.copy()
