@@ -15,6 +15,7 @@ import json
 import os
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -141,6 +142,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
              "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
              "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0, "half_turned": 0}
     per_rs: dict[str, list[int]] = {}
+    misread: Counter[str] = Counter()  # "true>read" for the tiles found but named wrong
     failures = []
     read_ms: list[float] = []
     t0 = time.time()
@@ -168,6 +170,8 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
         doubts = set(r.doubts)
         for i, j in pairs:
             right = r.codes[j] == placed[i].code
+            if not right:
+                misread[f"{placed[i].code}>{r.codes[j]}"] += 1
             stats["right_flagged"] += right and j in doubts
             stats["wrong"] += not right
             stats["wrong_flagged"] += not right and j in doubts
@@ -205,6 +209,8 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
         "doubt_flags": {"right_flagged": round(stats["right_flagged"] / max(stats["found"] - stats["wrong"], 1), 4),
                         "wrong_caught": round(stats["wrong_flagged"] / max(stats["wrong"], 1), 4),
                         "wrong_tiles": stats["wrong"]},
+        "tiles_missed": stats["tiles"] - stats["found"],
+        "commonest_misreadings": dict(misread.most_common(8)),
         "hands_right_by_ruleset": {k: round(v[0] / v[1], 4) for k, v in per_rs.items()},
         # (right only where the condition turns the photo by a half; elsewhere each is a hand read upside down)
         "photos_read_turned_by_a_half": stats["half_turned"],

@@ -91,3 +91,21 @@ def test_the_command_runs_from_the_vision_package() -> None:
     out = subprocess.run([sys.executable, "-m", "vision.evaluate_hands", "--condition", "nosuch"], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 2 and "unknown condition nosuch" in out.stderr and "handheld" in out.stderr
+
+
+def test_the_evaluation_counts_tiles_missed_and_names_its_misreadings() -> None:
+    """What a condition's JSON says about its tiles adds up: every tile found or missed, and the misreadings
+    listed as true>read among the wrong tiles (the analysis the model card quotes)."""
+    import argparse
+
+    from evaluation.hands import evaluate
+    from vision.reader import TileReader
+
+    args = argparse.Namespace(size="1008x756", seed=3, save=None, n=3)
+    r = evaluate(args, TileReader(threads=2), None, "motion15", held_out_cases(3, 3, "motion15", (1008, 756)))
+    tiles = sum(len(p) for *_, p in held_out_cases(3, 3, "motion15", (1008, 756)))
+    assert 0 <= r["tiles_missed"] <= tiles
+    named = r["commonest_misreadings"]
+    assert all(">" in k and v > 0 for k, v in named.items())
+    assert sum(named.values()) <= r["doubt_flags"]["wrong_tiles"]
+    assert len(named) == 8 or sum(named.values()) == r["doubt_flags"]["wrong_tiles"]
