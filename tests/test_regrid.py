@@ -119,3 +119,15 @@ def test_a_sideways_tile_beside_a_narrow_box_is_not_cut() -> None:
     out = regridded(table(lefts), det)
     assert len(out) == len(det)
     assert np.any(np.all(np.abs(out.xyxy - det.xyxy[4]) < 1, axis=1))  # the sideways tile's box is kept whole
+
+
+def test_a_narrow_box_then_a_wide_one_are_cut_though_the_tile_before_fits_too() -> None:
+    """Held-out hand 17 as found: the narrow box comes first, and with the tile before it also spans about two
+    pitches; that run holds no wide box, so the run with the wide one is the one cut."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], lefts[4] + 36), (lefts[4] + 34, lefts[5] + WIDTH)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(det)
+    xs = np.sort(out.xyxy[:, 0])
+    assert np.allclose(xs[3:6], [lefts[3], lefts[4], lefts[4] + 0.5 * (lefts[5] + WIDTH - lefts[4])], atol=2)

@@ -17,6 +17,8 @@ of a tile is read as no tile or as another face.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .detections import Detections, squashed
@@ -52,17 +54,18 @@ def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float
 
 
 def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: float, pitch: float,
-                 tile: np.ndarray, more: int = 1) -> tuple[int, int, float, float] | None:
+                 tile: np.ndarray, more: int = 1, accept: Callable[[list[int]], bool] | None = None
+                 ) -> tuple[int, int, float, float] | None:
     """The fewest touching boxes of ``tall`` around the box ``tall[k]`` (up to ``AROUND``), with a hole beside them
     where it looks like tiles, that span one tile more than they are boxes (within ``FIT`` pitches); with ``more``
-    0, two boxes at least and no hole, that span as many tiles as they are boxes. Their first and last positions
-    in ``tall`` and the span's ends; None where no such run holds the box."""
+    0, two boxes at least and no hole, that span as many tiles as they are boxes; runs ``accept`` refuses are passed
+    over. Their first and last positions in ``tall`` and the span's ends; None where no such run holds the box."""
     x1, y1, x2, y2 = det.xyxy.T
     for size in range(1 if more else 2, AROUND + 1):
         for first in range(max(0, k - size + 1), min(k, len(tall) - size) + 1):
             last = first + size - 1
             run = tall[first:last + 1]
-            if any(x1[b] - x2[a] > TOUCH * unit for a, b in zip(run, run[1:])):
+            if any(x1[b] - x2[a] > TOUCH * unit for a, b in zip(run, run[1:])) or (accept and not accept(run)):
                 continue
             left, right = float(x1[run[0]]), float(x2[run[-1]])
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
@@ -187,10 +190,9 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
     for k, i in enumerate(tall):
         if w[i] >= NARROW * unit or i in used:
             continue
-        span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0)
-        run = tall[span[0]:span[1] + 1] if span is not None else []
-        if span is None or any(b in used for b in run) or \
-                not any(w[b] >= WIDE * unit and h[b] >= STANDING * height for b in run):
+        span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0, accept=lambda run: any(
+            w[b] >= WIDE * unit and h[b] >= STANDING * height and b not in used for b in run))
+        if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
             continue
         first, last, left, right = span
         cuts.append((tall[first:last + 1], left, right, last - first + 1))
