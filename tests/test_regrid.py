@@ -131,3 +131,15 @@ def test_a_narrow_box_then_a_wide_one_are_cut_though_the_tile_before_fits_too() 
     assert len(out) == len(det)
     xs = np.sort(out.xyxy[:, 0])
     assert np.allclose(xs[3:6], [lefts[3], lefts[4], lefts[4] + 0.5 * (lefts[5] + WIDTH - lefts[4])], atol=2)
+
+
+def test_a_box_over_a_tile_and_the_gap_beside_it_is_not_cut() -> None:
+    """A box over a tile and the table beside it, then a narrow box over the tile past the gap, span two pitches
+    too; the table shows between them, so they are not a tile and a half (a composed hand turned by a half lost
+    its winning tile set apart to the first version of the out-of-step cut)."""
+    lefts = [10 + PITCH * k for k in range(5)] + [275 + PITCH * k for k in range(4)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], 275), (277, 310)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(det)
+    assert np.any(np.all(np.abs(out.xyxy - np.float32([lefts[4], TOP, 275, BOTTOM])) < 1, axis=1))

@@ -96,6 +96,18 @@ def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float,
     return bool(far.mean() >= LIKE_TILES)
 
 
+def _table_within(lab: LabView, det: Detections, run: list[int], unit: float, tile: np.ndarray) -> bool:
+    """Whether the table shows anywhere across the run's span (a strip a tenth of a tile wide where most pixels are
+    like the table): a box drawn over a tile and the gap beside it, then a narrow one over the next tile, span as
+    many pitches as they are boxes, yet the gap between the winning tile and the hand is no tile to cut."""
+    x1, y1, x2, y2 = det.xyxy.T
+    left, right = float(x1[run].min()), float(x2[run].max())
+    top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
+    strip = max(2.0, 0.1 * unit)
+    return any(not _hole_not_table(lab, a, a + strip, top, bottom, tile)
+               for a in np.arange(left + 0.1 * unit, right - 0.1 * unit - strip, strip / 2))
+
+
 def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
     """How far two spans along the row overlap (0 for none)."""
     return max(0.0, min(a2, b2) - max(a1, b1))
@@ -183,7 +195,8 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
     """The fewest touching boxes around a narrow standing box, one of them wide, that span as many pitches as
     they are boxes: right in number but out of step (a box over a tile and a half, then one over the other half),
     so the narrow box's tile would be lost as a sliver or read as no tile. The wide box is as tall as the row's
-    standing tiles: a meld's sideways tile is lower, and its run is in step."""
+    standing tiles (a meld's sideways tile is lower, and its run is in step), and no table shows across the run
+    (a tile and the gap beside it are not a tile and a half)."""
     w = det.xyxy[:, 2] - det.xyxy[:, 0]
     h = det.xyxy[:, 3] - det.xyxy[:, 1]
     cuts = []
@@ -191,7 +204,8 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
         if w[i] >= NARROW * unit or i in used:
             continue
         span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0, accept=lambda run: any(
-            w[b] >= WIDE * unit and h[b] >= STANDING * height and b not in used for b in run))
+            w[b] >= WIDE * unit and h[b] >= STANDING * height and b not in used for b in run)
+            and not _table_within(lab, det, run, unit, tile))
         if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
             continue
         first, last, left, right = span
