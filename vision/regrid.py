@@ -39,17 +39,27 @@ NEAT_SHARE = 0.7  # a hand's neat row, not loose tiles lying at every angle
 LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
 
 
-def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
-    """Whether the hole between x = a and b of a row (top to bottom) shows tiles rather than the table above or
-    below the row."""
+def _hole_pixels(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The Lab pixels of the hole between x = a and b of a row (its middle 70 % of the height), and the table's
+    colour just above or below the row; None where either is not in the photo."""
     height = bottom - top
     table = table_beside(lab, a, b, top, bottom, height, tile)
     h, w = lab.shape[:2]
     xa, xb = int(max(0, a)), int(min(w, b))
     ya, yb = int(max(0, top + 0.15 * height)), int(min(h, bottom - 0.15 * height))
     if table is None or xb - xa < 1 or yb - ya < 2:
+        return None
+    return lab.region(ya, yb, xa, xb), table
+
+
+def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+    """Whether the hole between x = a and b of a row (top to bottom) shows tiles rather than the table above or
+    below the row."""
+    seen = _hole_pixels(lab, a, b, top, bottom, tile)
+    if seen is None:
         return False
-    px = lab.region(ya, yb, xa, xb)
+    px, table = seen
     return bool((np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)).mean() >= LIKE_TILES)
 
 
@@ -84,14 +94,10 @@ def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float,
     """Whether most of a narrow hole between x = ``a`` and ``b`` of a row is unlike the table above or below it
     (further from it than half the way to the tiles' colour): a tile's face shows there, sticks or ink included,
     which the test against the tiles' ivory (``_hole_like_tiles``) misses in a hole a few pixels wide."""
-    height = bottom - top
-    table = table_beside(lab, a, b, top, bottom, height, tile)
-    h, w = lab.shape[:2]
-    xa, xb = int(max(0, a)), int(min(w, b))
-    ya, yb = int(max(0, top + 0.15 * height)), int(min(h, bottom - 0.15 * height))
-    if table is None or xb - xa < 1 or yb - ya < 2:
+    seen = _hole_pixels(lab, a, b, top, bottom, tile)
+    if seen is None:
         return False
-    px = lab.region(ya, yb, xa, xb)
+    px, table = seen
     far = np.linalg.norm(px - table, axis=2) > 0.5 * float(np.linalg.norm(tile - table))
     return bool(far.mean() >= LIKE_TILES)
 
