@@ -57,8 +57,9 @@ class SearchConfig:
     from a pitched phone are read again (``ends.past_row_ends``); ``fill_holes``: a hole in a row of touching
     tiles that looks like its tiles, not the table, is filled with tiles (``gaps.filled_holes``); ``regrid``: the
     fewest touching boxes around a standing box wider than its neighbours that, with a tile-coloured hole beside
-    them, span one tile more than they are boxes, and a run of touching narrow boxes that spans one tile fewer,
-    are boxed again one tile at a time (``regrid.regridded``)."""
+    them, span one tile more than they are boxes, a run of touching narrow boxes that spans one tile fewer, and a
+    wide box touching a narrow one over as many tiles as boxes, are boxed again one tile at a time, and a narrow box
+    with the rest of its tile beside it grows over it (``regrid.regridded``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True

@@ -75,7 +75,7 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
         for first in range(max(0, k - size + 1), min(k, len(tall) - size) + 1):
             last = first + size - 1
             run = tall[first:last + 1]
-            if any(x1[b] - x2[a] > TOUCH * unit for a, b in zip(run, run[1:])) or (accept and not accept(run)):
+            if any(x1[b] - x2[a] > TOUCH * unit for a, b in zip(run, run[1:])):
                 continue
             left, right = float(x1[run[0]]), float(x2[run[-1]])
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
@@ -85,7 +85,8 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
             if more and first > 0 and HOLE[0] * unit < left - x2[tall[first - 1]] < HOLE[1] * unit and \
                     _hole_like_tiles(lab, float(x2[tall[first - 1]]), left, top, bottom, tile):
                 left = float(x2[tall[first - 1]])
-            if abs((right - left) / pitch - (size + more)) <= FIT:
+            # (``accept`` last: its test may look at the photo, which only a run that fits is worth)
+            if abs((right - left) / pitch - (size + more)) <= FIT and (accept is None or accept(run)):
                 return first, last, left, right
     return None
 
