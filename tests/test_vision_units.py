@@ -501,3 +501,34 @@ def test_a_box_drawn_wide_that_closes_the_gap_before_a_meld_does_not_join_a_lone
     assert odd_end(det, g) == [[10], [11, 12, 13]]
     det.probs[10] = det.probs[11]  # the end tile as likely the meld's face: one group (a kong)
     assert odd_end(det, g) == [g]
+
+
+def test_a_face_inked_across_its_centre_is_not_read_as_the_blank_white_dragon() -> None:
+    """Held out, a wide brushed West wind smeared by motion blur read as the blank dragon with the West second:
+    the ink across its centre moves the blank reading to the other faces, so the West comes first. A blank
+    dragon with a blue frame (ink only near its edges) and a plain face keep their blank reading; rows still sum
+    to one."""
+    import cv2
+
+    from vision.classify import not_blank_where_inked
+    from vision.crops import centre_ink
+
+    ivory = (200, 225, 235)
+    framed = np.full((64, 64, 3), ivory, np.uint8)
+    cv2.rectangle(framed, (10, 10), (53, 53), (170, 90, 30), 4)
+    inked = np.full((64, 64, 3), ivory, np.uint8)
+    for y in range(16, 50, 6):  # a brushed character's strokes across the face, blurred
+        cv2.line(inked, (12, y), (52, y + 2), (170, 90, 30), 5)
+    cv2.line(inked, (32, 10), (32, 54), (170, 90, 30), 6)
+    inked = cv2.GaussianBlur(inked, (0, 0), 2.5)
+    plain = np.full((64, 64, 3), ivory, np.uint8)
+    assert centre_ink(framed) == 0.0 and centre_ink(plain) == 0.0 and centre_ink(inked) > 0.75
+
+    n = len(CLASSIFIER_CODES)
+    probs = np.full((3, n), 0.02 / (n - 2), np.float32)
+    probs[:, CLASS_INDEX["P"]] = 0.78
+    probs[:, CLASS_INDEX["W"]] = 0.20
+    out = not_blank_where_inked(probs, [inked, framed, plain])
+    assert CLASSIFIER_CODES[int(out[0].argmax())] == "W" and out[0, CLASS_INDEX["P"]] < 0.05
+    assert np.allclose(out[1:], probs[1:])
+    assert np.allclose(out.sum(1), 1.0, atol=1e-5)

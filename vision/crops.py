@@ -10,6 +10,7 @@ from .repair import SLIVER
 
 CROP_SIZE = 64
 CROP_PAD = 0.08
+INK_FROM_IVORY = 30.0  # Lab distance from the face's ivory at which a pixel is ink
 
 
 def tile_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], size: int = CROP_SIZE,
@@ -122,6 +123,23 @@ def washed_share(crop: np.ndarray) -> float:
     h, w = crop.shape[:2]
     inner = crop[h // 8: h - h // 8, w // 8: w - w // 8]
     return float((inner.min(2) >= 245).mean()) if inner.size else 0.0
+
+
+def centre_ink(crop: np.ndarray) -> float:
+    """Share of a crop's central part (the middle 40 % each way) whose colour is far from the face's ivory (the
+    brightest fifth of the face inside the padding): about 0 for a blank face, the white dragon framed or not and a
+    plain back, and most of it for a character drawn across the face, even smeared by motion blur."""
+    h, w = crop.shape[:2]
+    py, px = int(round(h * CROP_PAD)), int(round(w * CROP_PAD))
+    face = crop[py:h - py, px:w - px]
+    if face.shape[0] < 5 or face.shape[1] < 5:
+        return 0.0
+    lab = cv2.cvtColor(np.ascontiguousarray(face), cv2.COLOR_BGR2LAB).astype(np.float32)
+    fh, fw = lab.shape[:2]
+    light = lab[..., 0]
+    ivory = np.median(lab[light >= np.percentile(light, 80)], axis=0)
+    centre = lab[int(fh * 0.3):int(fh * 0.7), int(fw * 0.3):int(fw * 0.7)]
+    return float((np.linalg.norm(centre - ivory, axis=2) > INK_FROM_IVORY).mean())
 
 
 def oriented_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], angle: float,
