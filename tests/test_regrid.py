@@ -143,3 +143,38 @@ def test_a_box_over_a_tile_and_the_gap_beside_it_is_not_cut() -> None:
     out = regridded(table(lefts), det)
     assert len(out) == len(det)
     assert np.any(np.all(np.abs(out.xyxy - np.float32([lefts[4], TOP, 275, BOTTOM])) < 1, axis=1))
+
+
+def test_a_kongs_standing_tiles_boxed_short_before_its_sideways_tile_are_cut_into_the_three() -> None:
+    """Held-out discards hand 3: a kong's three standing bamboo tiles boxed as a tile and a half, then the rest
+    short of the third tile's end, then the meld's sideways tile (lower: no standing box ends the hole). The hole
+    ends at the sideways tile, so the two boxes and the hole are the three tiles, each boxed as wide as the row's
+    boxes (drawn a little wider than the tiles), and the sideways tile stays as it is."""
+    lefts = [10 + PITCH * k for k in range(8)]
+    img = table(lefts)
+    side = (lefts[7] + PITCH, lefts[7] + PITCH + 66)
+    img[BOTTOM - WIDTH:BOTTOM, side[0]:side[1]] = (215, 230, 235)
+    split = lefts[5] + 70
+    det = boxes([(x - 3, x + WIDTH + 3) for x in lefts[:5]] + [(lefts[5], split), (split - 4, lefts[7] + 18)])
+    det = Detections.boxes_of([det, Detections(np.float32([[side[0], BOTTOM - WIDTH, side[1], BOTTOM]]),
+                                                np.float32([0.8]), back_score=np.zeros(1, np.float32))])
+    out = regridded(img, det)
+    assert len(out) == 9
+    standing = out.xyxy[out.xyxy[:, 1] < TOP + 5]
+    mids = np.sort((standing[:, 0] + standing[:, 2]) / 2)
+    assert np.allclose(mids[5:], [x + WIDTH / 2 for x in lefts[5:]], atol=3)
+    widths = standing[:, 2] - standing[:, 0]
+    assert widths.min() >= WIDTH + 5  # as the finder boxes the row's tiles (a little wide), not thirds that touch
+    assert np.any(np.all(np.isclose(out.xyxy, [side[0], BOTTOM - WIDTH, side[1], BOTTOM]), axis=1))
+
+
+def test_a_box_reaching_back_over_the_run_ends_its_hole() -> None:
+    """Held-out upright hand 24: a box over a tile and a third, one over the rest of the second tile and half the
+    third, and the third tile's own box reaching back under it. No hole lies past the run (the third tile's box
+    covers it), so no tile is added: the boxes are as many as the tiles."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + [(lefts[3], lefts[3] + 64), (lefts[3] + 60, lefts[5] + 26),
+                                                     (lefts[5] - 1, lefts[5] + 45)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(lefts)

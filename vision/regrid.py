@@ -29,7 +29,7 @@ from .repair import upright
 WIDE = 1.25  # a standing box this many times as wide as its neighbours or more may hold two tiles
 STANDING = 0.95  # and at least this share of the row's height (a sideways tile is lower)
 HOLE = (0.1, 1.0)  # a hole beside it this many tile widths wide may hold the rest of the second
-FIT = 0.3  # how far (pitches) the boxes with their hole may be from one tile more than they are
+FIT = 0.35  # how far (pitches) the boxes with their hole may be from one tile more than they are
 NARROW = 0.85  # a standing box under this share of the row's tile width may be a part of a tile, one of a run
 # of touching boxes drawn over one tile fewer than they are (three boxes over two bamboo tiles)
 TOUCH = 0.2  # tile widths between two boxes of one run at most
@@ -64,13 +64,16 @@ def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float
 
 
 def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: float, pitch: float,
-                 tile: np.ndarray, more: int = 1, accept: Callable[[list[int]], bool] | None = None
-                 ) -> tuple[int, int, float, float] | None:
+                 tile: np.ndarray, more: int = 1, accept: Callable[[list[int]], bool] | None = None,
+                 row: list[int] | None = None) -> tuple[int, int, float, float] | None:
     """The fewest touching boxes of ``tall`` around the box ``tall[k]`` (up to ``AROUND``), with a hole beside them
     where it looks like tiles, that span one tile more than they are boxes (within ``FIT`` pitches); with ``more``
     0, two boxes at least and no hole, that span as many tiles as they are boxes; runs ``accept`` refuses are passed
-    over. Their first and last positions in ``tall`` and the span's ends; None where no such run holds the box."""
+    over. A hole ends at the next box of ``row`` (default ``tall``) reaching past the run: a meld's sideways tile,
+    lower than the standing ones, ends it too. Their first and last positions in ``tall`` and the span's ends;
+    None where no such run holds the box."""
     x1, y1, x2, y2 = det.xyxy.T
+    row = tall if row is None else row
     for size in range(1 if more else 2, AROUND + 1):
         for first in range(max(0, k - size + 1), min(k, len(tall) - size) + 1):
             last = first + size - 1
@@ -79,12 +82,14 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
                 continue
             left, right = float(x1[run[0]]), float(x2[run[-1]])
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
-            if more and last + 1 < len(tall) and HOLE[0] * unit < x1[tall[last + 1]] - right < HOLE[1] * unit \
-                    and _hole_like_tiles(lab, right, float(x1[tall[last + 1]]), top, bottom, tile):
-                right = float(x1[tall[last + 1]])
-            if more and first > 0 and HOLE[0] * unit < left - x2[tall[first - 1]] < HOLE[1] * unit and \
-                    _hole_like_tiles(lab, float(x2[tall[first - 1]]), left, top, bottom, tile):
-                left = float(x2[tall[first - 1]])
+            after = [float(x1[j]) for j in row if j not in run and x2[j] > right]
+            before = [float(x2[j]) for j in row if j not in run and x1[j] < left]
+            if more and after and HOLE[0] * unit < min(after) - right < HOLE[1] * unit \
+                    and _hole_like_tiles(lab, right, min(after), top, bottom, tile):
+                right = min(after)
+            if more and before and HOLE[0] * unit < left - max(before) < HOLE[1] * unit and \
+                    _hole_like_tiles(lab, max(before), left, top, bottom, tile):
+                left = max(before)
             # (``accept`` last: its test may look at the photo, which only a run that fits is worth)
             if abs((right - left) / pitch - (size + more)) <= FIT and (accept is None or accept(run)):
                 return first, last, left, right
@@ -162,8 +167,8 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
     return tall, unit, float(np.median(steps)), height
 
 
-def _wide_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, height: float,
-               tile: np.ndarray, used: set[int]) -> list[Cut]:
+def _wide_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
+               height: float, tile: np.ndarray, used: set[int]) -> list[Cut]:
     """The runs around wide boxes that, with a tile-coloured hole beside them, hold one tile more than boxes."""
     x1, y1, x2, y2 = det.xyxy.T
     w, h = x2 - x1, y2 - y1
@@ -174,7 +179,7 @@ def _wide_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitc
         near = [b for b in tall[max(0, k - 2):k + 3] if b != i]
         if w[i] < WIDE * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
             continue
-        span = _out_of_step(lab, det, tall, k, unit, pitch, tile)
+        span = _out_of_step(lab, det, tall, k, unit, pitch, tile, row=row)
         if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
             continue  # (no run out of step, or one that shares a box already boxed again)
         first, last, left, right = span
@@ -247,16 +252,20 @@ def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], uni
     return out
 
 
-def _tiles_of(det: Detections, cut: Cut, nearest: bool) -> list[tuple[list[float], float, float]]:
+def _tiles_of(det: Detections, cut: Cut, nearest: bool, unit: float) -> list[tuple[list[float], float, float]]:
     """The equal tiles of a cut, each with the score and face-down score of an old box: the one whose middle is
-    nearest its middle (``nearest``), else the one that overlaps it most."""
+    nearest its middle (``nearest``), else the one that overlaps it most. Each is boxed as wide as the row's boxes
+    (``unit``) where they are wider than its share of the span, as the finder boxes the row's other tiles: cuts
+    that only touch would make the row's gaps look wider than they are and split its groups."""
     run, left, right, n = cut
     x1, y1, x2, y2 = det.xyxy.T
     top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
     step = (right - left) / n
+    half = max(step, unit) / 2
     out = []
     for j in range(n):
-        a, b = left + j * step, left + (j + 1) * step
+        mid = left + (j + 0.5) * step
+        a, b = mid - half, mid + half
         if nearest:
             under = min(run, key=lambda i: abs((x1[i] + x2[i]) / 2 - left - (j + 0.5) * step))
         else:
@@ -283,12 +292,12 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
             continue
         tall, unit, pitch, height = neat
         used: set[int] = set()
-        for c in _wide_cuts(lab, det, tall, unit, pitch, height, colour, used):
-            tiles += _tiles_of(det, c, nearest=True)
+        for c in _wide_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
+            tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _narrow_cuts(det, tall, unit, pitch, used):
-            tiles += _tiles_of(det, c, nearest=False)
+            tiles += _tiles_of(det, c, nearest=False, unit=unit)
         for c in _uneven_cuts(lab, det, tall, unit, pitch, height, colour, used):
-            tiles += _tiles_of(det, c, nearest=True)
+            tiles += _tiles_of(det, c, nearest=True, unit=unit)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
         cut += sorted(used)
     if grown:
