@@ -8,9 +8,10 @@ import pytest
 
 from evaluation.hands import normal
 from tests.helpers import SHARED
-from vision.crops import orientation, side_by_side, squat
+from vision.crops import orientation, pitched_rows, side_by_side, squat
 from vision.detections import Detections
 from vision.ends import past_row_ends
+from vision.finding import in_rows
 from vision.models import MODELS_DIR
 
 
@@ -38,6 +39,30 @@ def test_a_photo_turned_by_a_quarter_is_still_turned():
     assert not squat(xyxy)
     turn, side = orientation(xyxy)
     assert turn[:10].all() and side.tolist() == [False] * 10 + [True, False, False]
+
+
+def test_squat_tiles_in_a_row_with_two_narrow_boxes_are_not_turned():
+    """Held-out pitch45 hand 23: upright tiles 1.1 wide for their height side by side, two boxes over parts of
+    tiles 0.7 wide (no slivers), no sideways tile: no crop is turned (read turned, a 2p is taken for a 1p), and no
+    tile is taken as sideways."""
+    xyxy = boxes([44] * 10 + [28, 30], 40)
+    assert not squat(xyxy) and pitched_rows(xyxy)
+    turn, side = orientation(xyxy)
+    assert not turn.any() and not side.any()
+    assert not pitched_rows(boxes([44] * 10 + [28, 30], 40, across=False))  # stacked: a photo turned by a quarter
+    assert not pitched_rows(boxes([54] * 12, 40))  # 1.35 wide: tiles turned by a quarter
+
+
+def test_a_pitched_photo_read_turned_must_show_its_tiles_in_rows():
+    """Held-out pitch45 hand 3: the finder is surer of the photo turned by a quarter, but turned, the pitched
+    hand's tiles stand one above the other, which a hand turned back upright never does: not taken as turned. A
+    photo that did not look pitched is not asked."""
+    def found(xyxy: np.ndarray) -> Detections:
+        return Detections(xyxy, np.full(len(xyxy), 0.9, np.float32))
+
+    column, row = found(boxes([36] * 10, 40, across=False)), found(boxes([36] * 10, 40))
+    assert not in_rows(column, pitched=True) and in_rows(row, pitched=True)
+    assert in_rows(column, pitched=False)
 
 
 def test_neighbours_side_by_side_or_one_above_the_other():

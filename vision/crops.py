@@ -63,7 +63,8 @@ def orientation(xyxy: np.ndarray, upright: float | None = None) -> tuple[np.ndar
         return np.zeros(0, bool), np.zeros(0, bool)
     aspect = aspects(xyxy)
     med = float(np.median(aspect))
-    squashed = med > 1.0 and squat(xyxy)
+    # (a run of upright tiles touching, the hand as shot, is no pitched photo: only the discards around it are wide)
+    squashed = med > 1.0 and (squat(xyxy) or upright is None and pitched_rows(xyxy))
     if upright is not None and not squashed:
         med = upright  # (discards lying at every angle around the hand make the median squarer too)
     if med <= 1.0 or squashed:
@@ -91,17 +92,32 @@ def squat(xyxy: np.ndarray) -> bool:
             and side_by_side(xyxy))
 
 
-def side_by_side(xyxy: np.ndarray) -> bool:
-    """Whether the boxes' nearest neighbours lie beside them rather than above or below, as a rule (at least four
-    boxes): tiles in rows across the photo (a hand as shot), where a photo turned by a quarter has them in
-    columns."""
+def side_by_side(xyxy: np.ndarray, share: float = 0.5) -> bool:
+    """Whether the boxes' nearest neighbours lie beside them rather than above or below, for more than ``share`` of
+    them (a rule: half; at least four boxes): tiles in rows across the photo (a hand as shot), where a photo turned by
+    a quarter has them in columns."""
     if len(xyxy) < 4:
         return False
     c = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
     d = np.linalg.norm(c[:, None] - c[None], axis=2)
     np.fill_diagonal(d, np.inf)
     near = c[d.argmin(1)] - c
-    return float(np.mean(np.abs(near[:, 0]) > np.abs(near[:, 1]))) > 0.5
+    return float(np.mean(np.abs(near[:, 0]) > np.abs(near[:, 1]))) > share
+
+
+PITCHED_MOST = 1.2  # the widest median box (width / height) of a hand shot pitched (a turned one: 1.3 and more)
+PITCHED_ROWS = 0.8  # the share of boxes whose nearest neighbour lies beside them in a pitched hand's rows (tiles in
+# a tray seen from above lie in a grid, about half)
+
+
+def pitched_rows(xyxy: np.ndarray) -> bool:
+    """Whether boxes just landscape as a rule (median width over height over 1.0, at most ``PITCHED_MOST``) lie side
+    by side across the photo, nearly all of them (``PITCHED_ROWS``): a hand shot from a phone pitched steeply, its
+    squat tiles looking like tiles turned by a quarter; a photo turned by a quarter has its tiles one above the
+    other, and one of tiles in a tray seen from above (a shared photo, turned) has them in a grid."""
+    if len(xyxy) < 4:
+        return False
+    return 1.0 < float(np.median(aspects(xyxy))) <= PITCHED_MOST and side_by_side(xyxy, PITCHED_ROWS)
 
 
 def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .blur import blurred, sharpened
-from .crops import aspects, side_by_side
+from .crops import PITCHED_MOST, aspects, side_by_side
 from .detections import Detections, box_areas, intersections, squashed
 from .ends import past_row_ends
 from .finder import SURE, Finder, confident_mass
@@ -24,7 +24,6 @@ from .zoom import Zoom
 # (x factor, y factor) tried when the finder is unsure of a photo: un-stretching a squashed photo
 ASPECT_RETRIES = ((1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0))
 TURNED_TILE = 1.8  # the widest median box (width / height) taken for a tile turned by a quarter
-PITCHED_MOST = 1.2  # the widest median box (width / height) a photo shot pitched is taken to show (a turned one: 1.3+)
 PITCHED_MARGIN = 1.15  # how much surer a photo that looks shot pitched must read turned to be taken as turned
 LOOSE_ROWS = 10.0  # degrees within which a low-resolution first pass's neighbour pairs must agree on a slant
 LEVEL_STEEPEST = 75.0  # degrees: the steepest rows read levelled (steeper, a photo turned by a quarter and held askew)
@@ -186,6 +185,13 @@ def parts_of_tiles(parts: np.ndarray, tiles: np.ndarray) -> bool:
     return bool((ps >= SPANS * ts).any(1).all())
 
 
+def in_rows(turned: Detections, pitched: bool) -> bool:
+    """Whether a photo read turned by a quarter shows its tiles side by side in rows, as a hand turned back upright
+    does; asked only of a photo that looked shot pitched (its tiles side by side across it already): turned, a
+    pitched hand's row runs up the picture, its tiles one above the other, though the finder may be surer of them."""
+    return not pitched or side_by_side(turned.xyxy[turned.confidence >= SURE])
+
+
 def from_copy(det: Detections, scale: tuple[float, float], shape: tuple[int, ...]) -> Detections:
     """Boxes from the downscaled copy's pixels to the photo's."""
     if len(det):
@@ -345,10 +351,11 @@ class Search:
             # (it must show the tiles upright, and hold as many boxes as the first: a tile it lost was maybe one
             # the first pass was unsure of)
             if (zoomed is not None and not landscape(zoomed) and len(zoomed) >= len(best)
-                    and confident_mass(zoomed) >= margin * confident_mass(best)):
+                    and confident_mass(zoomed) >= margin * confident_mass(best) and in_rows(zoomed, pitched)):
                 return upright, zoomed, 3, zoomed
         turned = self.finder.find(upright, 1.0, 1.0)
-        if len(turned) and not landscape(turned) and confident_mass(turned) >= margin * confident_mass(best):
+        if len(turned) and not landscape(turned) and confident_mass(turned) >= margin * confident_mass(best) \
+                and in_rows(turned, pitched):
             return upright, turned, 3, None
         return small, best, 0, None
 
