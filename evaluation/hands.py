@@ -140,7 +140,8 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
         cases = composed_cases(bank, args.n, args.seed, condition, (w, h))
     stats = {"photos": 0, "tiles": 0, "tiles_right_before": 0, "tiles_right_after": 0, "groups_right": 0,
              "hands_right_before": 0, "hands_right_after": 0, "right_flagged": 0, "wrong": 0, "wrong_flagged": 0,
-             "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0, "half_turned": 0}
+             "top3": 0, "found": 0, "clutter_in_hand": 0, "hand_left_out": 0, "half_turned": 0,
+             "quarter_turned": 0}
     per_rs: dict[str, list[int]] = {}
     misread: Counter[str] = Counter()  # "true>read" for the tiles found but named wrong
     failures = []
@@ -178,6 +179,7 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
             stats["top3"] += placed[i].code in [c for c, _ in r.det.alternatives(j, 3)] + [r.codes[j]]
         stats["found"] += len(pairs)
         stats["half_turned"] += r.det.turned == 2
+        stats["quarter_turned"] += r.det.turned in (1, 3)
         grouped = {t for g in r.layout.groups for t in g.tiles}
         matched = {j for _, j in pairs}
         stats["clutter_in_hand"] += any(j in grouped for j in range(len(r.det)) if j not in matched)
@@ -214,6 +216,8 @@ def evaluate(args: argparse.Namespace, reader: TileReader, bank: CropBank | None
         "hands_right_by_ruleset": {k: round(v[0] / v[1], 4) for k, v in per_rs.items()},
         # (right only where the condition turns the photo by a half; elsewhere each is a hand read upside down)
         "photos_read_turned_by_a_half": stats["half_turned"],
+        # (right only where the condition turns the photo by a quarter; elsewhere each is a photo taken as turned)
+        "photos_read_turned_by_a_quarter": stats["quarter_turned"],
         "median_read_ms": round(float(np.median(read_ms)), 1) if read_ms else None,
         "seconds": round(time.time() - t0, 1),
         "first_failures": failures,

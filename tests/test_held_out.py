@@ -109,3 +109,5 @@ def test_the_evaluation_counts_tiles_missed_and_names_its_misreadings() -> None:
     assert all(">" in k and v > 0 for k, v in named.items())
     assert sum(named.values()) <= r["doubt_flags"]["wrong_tiles"]
     assert len(named) == 8 or sum(named.values()) == r["doubt_flags"]["wrong_tiles"]
+    # (no condition here turns the photo: a photo read turned by a half or a quarter is taken as turned wrongly)
+    assert r["photos_read_turned_by_a_quarter"] == 0 and r["photos_read_turned_by_a_half"] == 0
