@@ -63,6 +63,17 @@ def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float
     return bool((np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)).mean() >= LIKE_TILES)
 
 
+def _beside(det: Detections, row: list[int], skip: list[int], left: float, right: float
+            ) -> tuple[float | None, float | None]:
+    """Where the row's nearest boxes beside the span from ``left`` to ``right`` end: the right end of the nearest
+    box (of ``row``, not in ``skip``) reaching before the span, and the left end of the nearest reaching past it
+    (any box: a meld's sideways tile too); None where there is none."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    before = [float(x2[j]) for j in row if j not in skip and x1[j] < left]
+    after = [float(x1[j]) for j in row if j not in skip and x2[j] > right]
+    return (max(before) if before else None), (min(after) if after else None)
+
+
 def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: float, pitch: float,
                  tile: np.ndarray, more: int = 1, accept: Callable[[list[int]], bool] | None = None,
                  row: list[int] | None = None) -> tuple[int, int, float, float] | None:
@@ -82,14 +93,13 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
                 continue
             left, right = float(x1[run[0]]), float(x2[run[-1]])
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
-            after = [float(x1[j]) for j in row if j not in run and x2[j] > right]
-            before = [float(x2[j]) for j in row if j not in run and x1[j] < left]
-            if more and after and HOLE[0] * unit < min(after) - right < HOLE[1] * unit \
-                    and _hole_like_tiles(lab, right, min(after), top, bottom, tile):
-                right = min(after)
-            if more and before and HOLE[0] * unit < left - max(before) < HOLE[1] * unit and \
-                    _hole_like_tiles(lab, max(before), left, top, bottom, tile):
-                left = max(before)
+            before, after = _beside(det, row, run, left, right) if more else (None, None)
+            if after is not None and HOLE[0] * unit < after - right < HOLE[1] * unit \
+                    and _hole_like_tiles(lab, right, after, top, bottom, tile):
+                right = after
+            if before is not None and HOLE[0] * unit < left - before < HOLE[1] * unit and \
+                    _hole_like_tiles(lab, before, left, top, bottom, tile):
+                left = before
             # (``accept`` last: its test may look at the photo, which only a run that fits is worth)
             if abs((right - left) / pitch - (size + more)) <= FIT and (accept is None or accept(run)):
                 return first, last, left, right
@@ -239,9 +249,9 @@ def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], uni
             continue
         left, right = float(x1[i]), float(x2[i])
         top, bottom = float(y1[i]), float(y1[i] + height)
-        others = [j for j in row if j != i]
-        after = min([float(x1[j]) for j in others if x2[j] > right] + [right + unit])
-        before = max([float(x2[j]) for j in others if x1[j] < left] + [left - unit])
+        before, after = _beside(det, row, [i], left, right)
+        after = right + unit if after is None else after
+        before = left - unit if before is None else before
         room = unit - (right - left)  # (the hole may be wider than the tile's lost part: only that is grown into)
         if after - right > HOLE[0] * unit and _hole_not_table(lab, right, min(after, right + room), top, bottom, tile):
             right = min(after, left + unit)
