@@ -67,3 +67,23 @@ def test_a_legal_hand_keeps_its_flowers_as_read():
     b3, c3 = row(["f1"], 0, y=300)
     reading = interpret(dets(b1 + b2 + b3, c1 + c2 + c3), "nanning", winner=0)
     assert reading.set_aside == ["f1"] and not any(c.from_code == "f1" for c in reading.corrections)
+
+
+def test_a_kongs_tile_read_as_a_flower_in_nanning_is_its_face_though_the_rest_is_a_legal_win():
+    """Held-out motion15 hand 27: a kong of 1s whose sideways tile is read as f8 (1s second). As read, the flower
+    is moved out of the meld and the rest (a pung) is a legal win too, but Nanning's set holds no flowers: a
+    flower lying among faces is a misread face, and as 1s the kong makes a legal win, so that is the reading."""
+    concealed = ["2m", "3m", "4m", "7m", "7m", "8p", "8p", "8p", "W", "W"]
+    b1, c1 = row(concealed, 0)
+    b2, _ = row(["W"], 460)
+    b3, _ = row(["1s", "1s", "1s", "1s"], 560, sideways={3})
+    seen = dets(b1 + b2 + b3, c1 + ["W", "1s", "1s", "1s", "f8"])
+    seen.probs[14] = 0.001
+    seen.probs[14, CLASS_INDEX["f8"]], seen.probs[14, CLASS_INDEX["1s"]] = 0.7, 0.2
+    reading = interpret(seen, "nanning", winner=0)
+    assert reading.hand is not None and reading.set_aside == []
+    assert reading.hand["melds"][0]["tiles"] == ["1s"] * 4
+    assert [(c.tile, c.from_code, c.to_code) for c in reading.corrections if c.from_code == "f8"] == [(14, "f8", "1s")]
+    assert 14 in reading.doubts
+    nanjing = interpret(seen, "nanjing", winner=0)  # Nanjing's set has flowers: with a legal win as read, the
+    assert nanjing.hand is not None and nanjing.hand["flowers"] == ["f8"]  # flower stays one (moved to the flowers)

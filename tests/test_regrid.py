@@ -12,9 +12,9 @@ from vision.regrid import regridded
 PITCH, WIDTH, TOP, BOTTOM = 50, 48, 40, 110
 
 
-def table(tiles: list[int]) -> np.ndarray:
+def table(tiles: list[int], width: int = 520) -> np.ndarray:
     """A brown table with ivory tiles (a dark mark on each) at the given left edges."""
-    img = np.zeros((160, 520, 3), np.uint8)
+    img = np.zeros((160, width, 3), np.uint8)
     img[:] = (40, 60, 120)
     for x in tiles:
         img[TOP:BOTTOM, x:x + WIDTH] = (215, 230, 235)
@@ -178,3 +178,49 @@ def test_a_box_reaching_back_over_the_run_ends_its_hole() -> None:
                 + [(x, x + WIDTH) for x in lefts[6:]])
     out = regridded(table(lefts), det)
     assert len(out) == len(lefts)
+
+
+def test_boxes_out_of_step_between_two_in_step_are_boxed_again_at_the_rows_pitch() -> None:
+    """Held-out motion15 hand 48: as many boxes as tiles, but the middle ones shifted by up to half a tile (a box
+    over the halves of two bamboo tiles), none of them narrow or wide enough for the other cuts. Between the last
+    box in step before them and the first after, the row's pitch says how many tiles lie: they are boxed there."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4] - 9, lefts[4] + 39), (lefts[5] - 28, lefts[5] + 20),
+                                                     (lefts[6] - 20, lefts[6] + 32), (lefts[7] - 3, lefts[7] + 55)]
+                + [(x, x + WIDTH) for x in lefts[8:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)
+
+
+def test_two_narrow_boxes_out_of_step_are_boxed_again_as_their_two_tiles() -> None:
+    """Held-out handheld hand 29: two bamboo tiles boxed as two narrow boxes, the second shifted a quarter tile
+    back over the first: each is boxed where its tile lies between the boxes in step around them."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4] + 2, lefts[4] + 34), (lefts[5] - 12, lefts[5] + 24)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)
+
+
+def test_boxes_out_of_step_across_a_gap_between_groups_are_left_as_they_are() -> None:
+    """The same shifted boxes with the table showing between them (a group set apart): no stretch of touching
+    tiles holds them, so nothing is boxed again."""
+    lefts = [10 + PITCH * k for k in range(5)] + [285 + PITCH * k for k in range(4)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4] - 9, lefts[4] + 39)]
+                + [(lefts[5] - 20, lefts[5] + 28)] + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts), det)
+    assert np.array_equal(np.sort(out.xyxy, axis=0), np.sort(det.xyxy, axis=0))
+
+
+def test_a_tiles_columns_of_sticks_each_boxed_are_boxed_again_as_the_tiles() -> None:
+    """Held-out handheld hand 37: three bamboo tiles boxed as seven slivers (their columns of sticks). The row's
+    tile width is measured without the slivers (else it looks as narrow as they are and the row is not taken for a
+    hand's neat row), and the tiles between the boxes in step around the slivers are boxed at the row's pitch."""
+    lefts = [10 + PITCH * k for k in range(14)]
+    slivers = [(lefts[3] + 21.5 * k, lefts[3] + 21.5 * k + 19) for k in range(7)]  # (over tiles 3 to 5)
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + slivers + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(table(lefts, 720), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)

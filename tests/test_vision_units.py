@@ -262,6 +262,20 @@ def test_a_phantom_box_in_the_gap_before_the_winning_tile_is_dropped():
     assert not any(np.allclose(b, phantom[0]) for b in out.xyxy)
 
 
+def test_a_narrow_box_beside_another_part_of_a_tile_is_no_phantom():
+    """Held-out handheld hand 29: two bamboo tiles boxed as two narrow boxes out of step, the first squeezed
+    between the tile before and the second. The second is a part of a tile too (under 0.85 of the row's width), not
+    a whole tile, so the first is no phantom in a gap: kept (the regrid boxes the two where they lie)."""
+    boxes, _ = row(["1m"] * 9, 0)
+    x1, y1, _, y2 = boxes[4]
+    parts = [(x1 + 2, y1, x1 + 28, y2), (x1 + 27, y1, x1 + 60, y2)]  # (0.65 and 0.83 of the tiles' width)
+    det = Detections(np.array(boxes[:4] + parts + boxes[6:], np.float32), np.full(9, 0.8, np.float32))
+    assert len(repair_rows(det)) == 9
+    whole = [(x1 + 27, y1, x1 + 27 + 38, y2)]  # (a whole tile beside it: the narrow box is a phantom, dropped)
+    det = Detections(np.array(boxes[:4] + parts[:1] + whole + boxes[6:], np.float32), np.full(9, 0.8, np.float32))
+    assert len(repair_rows(det)) == 8
+
+
 def test_a_tile_cut_in_two_boxes_is_joined_and_a_narrow_tile_with_room_is_kept():
     boxes, _ = row(["1m"] * 6, 0)
     x1, y1, x2, y2 = boxes[2]

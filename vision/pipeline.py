@@ -127,8 +127,10 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
                              "照片中找不到牌：請靠近一點、在明亮處重拍，或手動輸入"))
     layout, codes, more, warn = hand_as_laid_out(det, rules, winning, hand_tiles)
     reread: list[int] = []
-    if warn and winning and hand_tiles is None:
-        again = flowers_as_faces(det, layout, rules)
+    if winning and hand_tiles is None and (warn or (not rules.flower_kinds and layout.flowers_among_faces)):
+        # (no legal win; or flowers lying among faces where the set holds none: misread faces if that is legal too)
+        again = flowers_as_faces(det, layout, rules, *((None, None) if warn else
+                                                       (layout.flowers_among_faces, changes(more))))
         if again is not None:
             det, (layout, codes, more, warn), reread = again
     corrections += more
@@ -156,18 +158,19 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     return reading
 
 
-def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset
+def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset, tiles: list[int] | None = None,
+                     most: int | None = None
                      ) -> tuple[Detections, tuple[Layout, list[str], list[Correction], list[str]], list[int]] | None:
-    """A reading that makes no legal win, read again with its likely misread flowers (``flowers_misread``: one
-    lying among the hand's faces, or any in a ruleset without flowers; a 1s's bird looks like a plant) named as the
+    """A reading read again with its likely misread flowers (``tiles``, default ``flowers_misread``: one lying
+    among the hand's faces, or any in a ruleset without flowers; a 1s's bird looks like a plant) named as the
     ruleset's faces: the detections, ``hand_as_laid_out``'s result with a correction for each, and those tiles,
-    when that is a legal win; else None."""
-    reread = flowers_misread(det, layout, rules)
+    when that is a legal win (with at most ``most`` changes, where given); else None."""
+    reread = flowers_misread(det, layout, rules) if tiles is None else tiles
     if not reread:
         return None
     again = without_flowers(det, reread, rules)
     layout, codes, more, warn = hand_as_laid_out(again, rules, True, None)
-    if warn:
+    if warn or (most is not None and changes(more) > most):
         return None
     why = ("a player sets flowers apart", "花牌應放在一邊") if rules.flower_kinds else \
         (f"{rules.name} is played without flowers", f"{rules.title.zh}不用花牌")

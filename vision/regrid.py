@@ -24,7 +24,7 @@ import numpy as np
 from .detections import Detections, squashed
 from .gaps import LabView, table_beside, tiles_colour
 from .layout import rows_of
-from .repair import upright
+from .repair import SLIVER, upright
 
 WIDE = 1.25  # a standing box this many times as wide as its neighbours or more may hold two tiles
 STANDING = 0.95  # and at least this share of the row's height (a sideways tile is lower)
@@ -37,6 +37,9 @@ AROUND = 3  # boxes around a wide one that may share its lost tile
 NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile wide (within 15 %):
 NEAT_SHARE = 0.7  # a hand's neat row, not loose tiles lying at every angle
 LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
+SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch apart than this share of it are out of
+# step
+IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
 
 
 def _hole_pixels(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
@@ -123,8 +126,13 @@ def _table_within(lab: LabView, det: Detections, run: list[int], unit: float, ti
     like the table): a box drawn over a tile and the gap beside it, then a narrow one over the next tile, span as
     many pitches as they are boxes, yet the gap between the winning tile and the hand is no tile to cut."""
     x1, y1, x2, y2 = det.xyxy.T
-    left, right = float(x1[run].min()), float(x2[run].max())
-    top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
+    return _table_across(lab, float(x1[run].min()), float(x2[run].max()), float(np.median(y1[run])),
+                         float(np.median(y2[run])), unit, tile)
+
+
+def _table_across(lab: LabView, left: float, right: float, top: float, bottom: float, unit: float,
+                  tile: np.ndarray) -> bool:
+    """Whether the table shows anywhere between x = ``left`` and ``right`` of a row (see ``_table_within``)."""
     strip = max(2.0, 0.1 * unit)
     return any(not _hole_not_table(lab, a, a + strip, top, bottom, tile)
                for a in np.arange(left + 0.1 * unit, right - 0.1 * unit - strip, strip / 2))
@@ -162,15 +170,16 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
     height; None for a row too short, or of loose tiles lying at every angle."""
     x1, y1, x2, y2 = det.xyxy.T
     w, h = x2 - x1, y2 - y1
-    whole = [i for i in row if standing[i]]
-    if len(whole) < 4:
+    whole = [i for i in row if standing[i] and w[i] >= SLIVER * h[i]]  # (a tile's columns of sticks, each boxed
+    if len(whole) < 4:  # as a tile, would make the row's tiles look narrow)
         return None
-    height = float(np.median(h[whole]))
+    height = float(np.median(h[[i for i in row if standing[i]]]))
     unit = float(np.median(w[whole]))
     tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
-    if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[tall] / unit - 1) <= 0.15)) < NEAT_SHARE:
+    wide = [i for i in tall if w[i] >= SLIVER * h[i]]
+    if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[wide] / unit - 1) <= 0.15)) < NEAT_SHARE:
         return None
-    centres = [(x1[i] + x2[i]) / 2 for i in tall]
+    centres = [(x1[i] + x2[i]) / 2 for i in wide]
     steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
     if len(steps) < 3:
         return None
@@ -233,6 +242,65 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
         first, last, left, right = span
         cuts.append((tall[first:last + 1], left, right, last - first + 1))
         used.update(tall[first:last + 1])
+    return cuts
+
+
+def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
+            tile: np.ndarray, used: set[int]) -> list[tuple[int, int]]:
+    """The runs of ``tall`` (first and last positions) of boxes out of step with the row's pitch or narrow (a part
+    of a tile), each between two boxes in step (its anchors, not in the run) of one stretch of touching tiles: no
+    table and no other box of the row (a meld's sideways tile) between them."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    mid = (x1 + x2) / 2
+    others = [j for j in row if j not in tall]
+    top, bottom = float(np.median(det.xyxy[tall, 1])), float(np.median(det.xyxy[tall, 3]))
+    out = [bool(x2[i] - x1[i] < NARROW * unit) for i in tall]
+    joined = []  # per neighbouring pair of ``tall``: one stretch of touching tiles
+    for k, (a, b) in enumerate(zip(tall, tall[1:])):
+        joined.append(not (any(mid[a] < mid[j] < mid[b] for j in others) or a in used or b in used or (
+            x1[b] - x2[a] > TOUCH * unit and not _hole_not_table(lab, x2[a], x1[b], top, bottom, tile))))
+        if joined[-1] and abs(mid[b] - mid[a] - pitch) > SKEW * pitch:
+            out[k] = out[k + 1] = True
+    runs: list[tuple[int, int]] = []
+    k = 0
+    while k < len(tall):
+        if not out[k]:
+            k += 1
+            continue
+        first = k
+        while k + 1 < len(tall) and out[k + 1] and joined[k]:
+            k += 1
+        if first >= 1 and k + 1 < len(tall) and joined[first - 1] and joined[k]:
+            runs.append((first, k))
+        k += 1
+    return runs
+
+
+def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
+                 height: float, tile: np.ndarray, used: set[int]) -> list[Cut]:
+    """The runs of standing boxes out of step with the row's pitch (a box over the halves of two bamboo tiles,
+    boxes over a tile's columns of sticks, a box shifted half a tile) between two boxes in step: the tiles between
+    those two, as many as their distance holds pitches less one, at equal steps. Only where the anchors' distance
+    is a whole number of pitches (within ``FIT``), the boxes between are as tall as the row's tiles or narrow (a
+    lower box as wide as a tile may be a meld's sideways tile; a part of a tile may be lower) and no table shows
+    between the anchors."""
+    x1, y1, x2, y2 = det.xyxy.T
+    mid = (x1 + x2) / 2
+    cuts = []
+    for first, last in _chains(lab, det, row, tall, unit, pitch, tile, used):
+        run, a, b = tall[first:last + 1], tall[first - 1], tall[last + 1]
+        pitches = float(mid[b] - mid[a]) / pitch
+        n = round(pitches) - 1
+        if n < 1 or abs(pitches - n - 1) > FIT or n > len(run) + 1 or any(b in used for b in run) \
+                or any(y2[i] - y1[i] < STANDING * height and x2[i] - x1[i] >= NARROW * unit for i in run) \
+                or _table_across(lab, float(x2[a]), float(x1[b]), float(np.median(y1[run])),
+                                 float(np.median(y2[run])), unit, tile):
+            continue
+        step = float(mid[b] - mid[a]) / (n + 1)
+        if n == len(run) and all(abs(mid[i] - mid[a] - (j + 1) * step) <= IN_STEP * pitch for j, i in enumerate(run)):
+            continue  # (in step after all: a narrow box where it should be only grows, ``_widened``)
+        cuts.append((run, float(mid[a]) + step / 2, float(mid[b]) - step / 2, n))
+        used.update(run)
     return cuts
 
 
@@ -307,6 +375,8 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
         for c in _narrow_cuts(det, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False, unit=unit)
         for c in _uneven_cuts(lab, det, tall, unit, pitch, height, colour, used):
+            tiles += _tiles_of(det, c, nearest=True, unit=unit)
+        for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
         cut += sorted(used)

@@ -32,6 +32,8 @@ from .detections import Detections, box_areas, intersections
 from .layout import rows_of
 
 NARROW = 0.75  # a box narrower than this share of its row's upright tiles is suspect
+WHOLE = 0.85  # a phantom's neighbours are whole tiles: this share of the row's upright tiles wide at least (a
+# narrow box beside another a little less narrow is a part of two tiles drawn out of step, not a phantom)
 ROOM = 1.0  # a phantom's neighbours leave less than this many tile widths between them
 MIN_UPRIGHT = 3
 HAND_RUN = 5  # whole upright tiles touching side by side that make a row a hand laid out
@@ -204,7 +206,8 @@ def repair_rows(det: Detections) -> Detections:
                 continue
             k += 1
         for k in range(1, len(row) - 1):
-            if not narrow[k] or narrow[k - 1] or narrow[k + 1] or row[k] in drop:
+            beside = min(xyxy[row[j], 2] - xyxy[row[j], 0] for j in (k - 1, k + 1))
+            if not narrow[k] or row[k] in drop or beside < WHOLE * unit:
                 continue
             room = float(xyxy[row[k + 1], 0] - xyxy[row[k - 1], 2])
             if 0 < room < ROOM * unit:
