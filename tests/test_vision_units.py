@@ -546,3 +546,32 @@ def test_a_face_inked_across_its_centre_is_not_read_as_the_blank_white_dragon() 
     assert CLASSIFIER_CODES[int(out[0].argmax())] == "W" and out[0, CLASS_INDEX["P"]] < 0.05
     assert np.allclose(out[1:], probs[1:])
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
+
+
+def test_two_melds_laid_edge_to_edge_are_two_melds():
+    """Held-out pitch45 hand 0: a pung of 8s and one of 5s, each with a sideways tile, lie with no gap between them
+    (a phone pitched steeply closes it). Two sideways tiles in one group are two melds: cut where each has one."""
+    b1, c1 = row(["7m", "9m", "9m", "9m", "2p", "3p", "4p"], 0)
+    b2, c2 = row(["7m"], 330)
+    b3, c3 = row(["8s", "8s", "8s", "5s", "5s", "5s"], 420, sideways={1, 3})
+    lay = analyse(dets(b1 + b2 + b3, c1 + c2 + c3), "nanning")
+    melds = [g for g in lay.groups if g.kind == "meld"]
+    assert [(g.meld_type, [c3[t - 8] for t in g.tiles], g.feeder) for g in melds] == [
+        ("pung", ["8s"] * 3, "opposite"), ("pung", ["5s"] * 3, "left")]
+    assert [g.tiles for g in lay.groups if g.kind == "winning_tile"] == [[7]]
+
+
+def test_a_meld_with_a_tile_cut_off_by_a_narrow_gap_is_one_meld():
+    """Held-out pitch45 hand 35: the middle tile of a pung boxed narrow opens a gap before its last tile; a group of
+    two with a sideways tile is no meld, so it takes the tile beside it (a gap under half a tile) that makes one."""
+    b1, c1 = row(["4m", "6m", "7m", "8m", "3s", "4s", "5s"], 0)
+    b2, c2 = row(["4m"], 330)
+    b3, c3 = row(["6s", "6s", "6s"], 420, sideways={0}, gap_after={1: 12})
+    b4, c4 = row(["W", "W", "W"], 420 + 56 + 40 + 12 + 40 + 30, sideways={0})
+    lay = analyse(dets(b1 + b2 + b3 + b4, c1 + c2 + c3 + c4), "nanjing")
+    melds = [(g.meld_type, g.tiles) for g in lay.groups if g.kind == "meld"]
+    assert melds == [("pung", [8, 9, 10]), ("pung", [11, 12, 13])]
+    assert [g.tiles for g in lay.groups if g.kind == "winning_tile"] == [[7]]
+    far = row(["6s", "6s", "6s"], 420, sideways={0}, gap_after={1: 30})[0]  # (a gap of three quarters: apart)
+    lay = analyse(dets(b1 + b2 + far + b4, c1 + c2 + c3 + c4), "nanjing")
+    assert ("pung", [8, 9, 10]) not in [(g.meld_type, g.tiles) for g in lay.groups if g.kind == "meld"]

@@ -2,7 +2,9 @@
 
 Rows are found by vertical overlap, groups by horizontal gaps within a row. A sideways tile marks a
 claimed meld and its position (left / middle / right) names the feeder; face-down tiles mark a
-concealed kong. Anything ambiguous becomes a warning rather than a silent guess.
+concealed kong. Each claimed meld shows one sideways tile: melds laid edge to edge are cut apart where each has
+one, and a part of a meld too short to be one takes the tile a narrow gap cut off it. Anything ambiguous becomes
+a warning rather than a silent guess.
 """
 
 from __future__ import annotations
@@ -160,6 +162,67 @@ def odd_end(det: Detections, g: list[int]) -> list[list[int]]:
                 and gap > max(others) + ODD_GAP * w:
             return [[odd], rest] if end == 0 else [rest, [odd]]
     return [g]
+
+
+SHORT_JOIN = 0.5  # tile widths: a meld's part and the tiles beside it lie closer than this
+
+
+def short_melds_joined(det: Detections, groups: list[list[int]]) -> list[list[int]]:
+    """A row's groups (left to right) with each group too short for a meld yet holding a sideways tile (no group
+    of one or two tiles has one) joined to the neighbouring group that makes it a meld of three or four with one
+    face (``_one_face``), the nearer first, where the gap between them is under ``SHORT_JOIN`` tile widths: a box
+    drawn narrow opens a gap inside a meld (a phone pitched steeply) and cuts a tile off it."""
+    out = [list(g) for g in groups]
+    k = 0
+    while k < len(out):
+        g = out[k]
+        if len(g) < 3 and det.sideways[g].any() and not det.face_down[g].any():
+            w, _ = unit_and_gaps(det, g)
+            near = sorted((float(det.xyxy[out[j][0], 0] - det.xyxy[out[j - 1][-1], 2]), j)
+                          for j in (k - 1, k + 1) if 0 <= j < len(out))
+            for gap, j in near:
+                both = out[min(j, k)] + out[max(j, k)]
+                if gap < SHORT_JOIN * w and len(both) in (3, 4) and int(det.sideways[both].sum()) == 1 \
+                        and not det.face_down[both].any() and _one_face(det, both):
+                    out[min(j, k):max(j, k) + 1] = [both]
+                    k = min(j, k)
+                    break
+        k += 1
+    return out
+
+
+def _sizes(n: int) -> list[list[int]]:
+    """Every way to lay ``n`` tiles out as consecutive melds of three or four."""
+    if n == 0:
+        return [[]]
+    return [[k] + rest for k in (3, 4) if k <= n for rest in _sizes(n - k)]
+
+
+def _one_face(det: Detections, g: list[int]) -> bool:
+    """Whether a meld's tiles read as one face repeated, or a run of three, each at least ``ODD_FACE`` likely."""
+    _, codes = best_meld_codes(det, g, len(g) == 3)
+    return bool(codes) and all(float(det.probs[i, CLASS_INDEX[c]]) > ODD_FACE for i, c in codes.items())
+
+
+def melds_touching(det: Detections, g: list[int]) -> list[list[int]]:
+    """Claimed melds laid edge to edge (a phone pitched steeply closes the gaps between them, and players lay them
+    close): a group with two or more sideways tiles and none face down is cut into consecutive melds of three or
+    four tiles, each with one sideways tile and one face (``_one_face``), at its widest gaps. Any other group, or one
+    no such cut fits, as it is."""
+    side = det.sideways
+    if len(g) < 6 or det.face_down[g].any() or int(side[g].sum()) < 2:
+        return [g]
+    _, gaps = unit_and_gaps(det, g)
+    best: tuple[float, list[list[int]]] | None = None
+    for sizes in _sizes(len(g)):
+        ends = np.cumsum(sizes)
+        parts = [g[a:b] for a, b in zip([0, *ends[:-1]], ends)]
+        if any(int(side[p].sum()) != 1 or not _one_face(det, p) for p in parts):
+            continue
+        narrowest = min(gaps[e - 1] for e in ends[:-1])
+        if best is None or narrowest > best[0]:
+            best = (narrowest, parts)
+    return [g] if best is None else best[1]
 
 
 FACES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
@@ -385,7 +448,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     if len(rows) > 2:
         layout.warnings.append(Said(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows",
                                     f"牌排成 {len(rows)} 行；手牌應排成一行或兩行"))
-    candidates = [(r, part) for r, row in enumerate(rows) for g in split_groups(det, row) for part in odd_end(det, g)]
+    candidates = [(r, meld) for r, row in enumerate(rows) for g in short_melds_joined(det, split_groups(det, row))
+                  for part in odd_end(det, g) for meld in melds_touching(det, part)]
     flowers, melds, rest = _sorted_groups(det, rules, candidates, layout)
     concealed, winning, row = _concealed_and_winning(det, rest, layout)
     layout.groups.append(Group("concealed", concealed, row=row))

@@ -12,7 +12,10 @@ round, a run of touching narrow boxes that spans one pitch fewer than it is boxe
 tiles: one tile too many) is cut into that many equal tiles as well. Boxes right in number but out of step (a box
 over a tile and a half, touching a narrow one over the other half) are cut into as many equal tiles; and a narrow
 box with the rest of its tile beside it (a face, not the table) grows over it, up to the row's tile width: a part
-of a tile is read as no tile or as another face.
+of a tile is read as no tile or as another face. Last, boxes out of step with the row's pitch (or narrow) between
+two boxes in step of one stretch of touching tiles are replaced by the tiles the pitch puts between those two (a
+box over the halves of two bamboo tiles, a tile's columns of sticks each boxed). The row's tile width is measured
+without slivers, and on a table of the tiles' own colour no gap is taken for a face.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ AROUND = 3  # boxes around a wide one that may share its lost tile
 NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile wide (within 15 %):
 NEAT_SHARE = 0.7  # a hand's neat row, not loose tiles lying at every angle
 LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
+APART = 15.0  # Lab units at least between the tiles' colour and the table's for a hole to be told from the table
 SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch apart than this share of it are out of
 # step
 IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
@@ -117,6 +121,8 @@ def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float,
     if seen is None:
         return False
     px, table = seen
+    if float(np.linalg.norm(tile - table)) < APART:
+        return False  # (a table of the tiles' own colour: nothing tells a face from the table there)
     far = np.linalg.norm(px - table, axis=2) > 0.5 * float(np.linalg.norm(tile - table))
     return bool(far.mean() >= LIKE_TILES)
 
