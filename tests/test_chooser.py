@@ -10,6 +10,7 @@ from evaluation.hands import normal
 from tests.helpers import SHARED
 from tests.test_vision_units import dets, row
 from vision.chooser import end_cuts
+from vision.classes import CLASS_INDEX
 from vision.correction import correct
 from vision.layout import analyse
 from vision.pipeline import interpret
@@ -186,3 +187,15 @@ def test_the_players_choice_of_the_hands_tiles_is_kept_over_the_chooser():
     nothing = interpret(det, "nanning", True, 0, hand_tiles=[])  # every group put out: no hand, and no false reason
     assert nothing.hand is None and nothing.layout.apart == list(range(len(codes)))
     assert not any("face down" in w for w in nothing.warnings)
+
+
+def test_a_flower_read_among_a_neighbours_meld_leaves_the_hand_with_its_meld():
+    """Held-out neighbours hand 50: another player's pung beside the hand with one of its tiles read as a flower.
+    The layout moves that flower out of its group to the flowers; when the chooser leaves the pung out as on the
+    table, the flower goes with it: it is not the hand's (Nanjing counts flowers, so it would score)."""
+    det, codes = table(["E", "E", "E"], None)
+    det.probs[1] = 0.001
+    det.probs[1, CLASS_INDEX["f6"]], det.probs[1, CLASS_INDEX["E"]] = 0.8, 0.2
+    r = interpret(det, "nanjing", True, 0)
+    assert r.hand is not None and r.hand["flowers"] == [] and normal(r.hand) == normal(TRUTH)
+    assert sorted(r.layout.apart) == [0, 1, 2]

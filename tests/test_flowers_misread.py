@@ -3,6 +3,7 @@ a plant): named as the ruleset's faces only when the reading as it stands makes 
 
 from __future__ import annotations
 
+from scoring import RULESETS
 from vision.classes import CLASS_INDEX
 from vision.pipeline import interpret
 
@@ -87,3 +88,18 @@ def test_a_kongs_tile_read_as_a_flower_in_nanning_is_its_face_though_the_rest_is
     assert 14 in reading.doubts
     nanjing = interpret(seen, "nanjing", winner=0)  # Nanjing's set has flowers: with a legal win as read, the
     assert nanjing.hand is not None and nanjing.hand["flowers"] == ["f8"]  # flower stays one (moved to the flowers)
+
+
+def test_a_face_lying_with_the_flowers_is_set_aside_with_the_true_reason():
+    """Held-out handheld hand 35 (Nanjing, whose dragons are flowers): a pung of West read as a blank dragon, a 1p
+    and a West lies with the flowers; the two faces are set aside, and the warning says they are no flower of
+    Nanjing, not that Nanjing is played without flowers (it is not)."""
+    from vision.pipeline import set_aside
+
+    hand = {"flowers": ["P", "1p", "W"]}
+    warnings: list[str] = []
+    assert set_aside(hand, RULESETS["nanjing"], warnings) == ["1p", "W"]
+    assert hand["flowers"] == ["P"]
+    assert warnings == ["2 tile(s) lying with the flowers are no flower of nanjing (1p W): set aside; check them"]
+    hand, warnings = {"flowers": ["f1"]}, []
+    assert set_aside(hand, RULESETS["nanning"], warnings) == ["f1"] and "played without flowers" in warnings[0]

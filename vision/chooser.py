@@ -6,7 +6,9 @@ groups at the ends of the hand's rows (and whole rows apart from the longest) ar
 readings whose tile count fits and that the rule-aware correction makes a legal winning hand, the one that
 needs the fewest changes wins; ties go to the cuts through gaps wider than the hand's own, then to leaving out
 fewer tiles.
-The tiles left out are reported as on the table, with a warning that counts them.
+The tiles left out are reported as on the table, with a warning that counts them. Flowers lie aside and no cut
+takes them, but a tile read as a flower among a left-out group's faces (another player's tile misread) goes out
+with its group.
 
 Where no reading of the rows the layout took is a legal win, the hand may be another row of the table: the
 layout takes the row of the largest tiles, and discards lying at a slant have larger boxes than the hand's
@@ -141,9 +143,11 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
         return None
     flower_codes = flower_faces(rules)
     codes = det.codes
+    among = set(layout.flowers_among_faces)
     ranked = []
     for cut_out, cut in end_cuts(det, tiles, frozenset(flower_codes)):
-        out = {t for t in cut_out if codes[t] not in flower_codes}  # flowers lie aside: a cut never takes them
+        # flowers lie aside: a cut never takes them, but one read among a group's faces goes with its group
+        out = {t for t in cut_out if codes[t] not in flower_codes or t in among}
         if not out:
             continue
         kept = [t for t in tiles if t not in out]

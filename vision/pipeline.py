@@ -135,14 +135,7 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
             det, (layout, codes, more, warn), reread = again
     corrections += more
     hand = to_hand(det, layout, winner, codes) if len(det) else None
-    aside: list[str] = []
-    if hand is not None:
-        aside = [c for c in hand["flowers"] if INDEX[c] not in rules.flower_kinds]
-        if aside:
-            hand["flowers"] = [c for c in hand["flowers"] if INDEX[c] in rules.flower_kinds]
-            warnings.append(Said(f"{len(aside)} flower tile(s) set aside ({' '.join(aside)}): {rules.name} is "
-                                 "played without flowers",
-                                 f"已把 {len(aside)} 張花牌放在一邊（{' '.join(aside)}）：{rules.title.zh}不用花牌"))
+    aside = set_aside(hand, rules, warnings)
     if len(det) and hand is None and any(g.tiles for g in layout.groups):  # (none: every tile on the table)
         warnings.append(Said("some tiles are face down outside a concealed kong or a kong shows no face: enter them",
                              "有背面朝上的牌不在暗槓中，或暗槓看不到牌面：請手動輸入"))
@@ -156,6 +149,22 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     doubtful = cal.doubtful(face, det.confidence[:len(codes)])
     reading.doubts = sorted({int(i) for i in np.flatnonzero(doubtful)} | set(reread))  # (re-read: always a doubt)
     return reading
+
+
+def set_aside(hand: dict[str, Any] | None, rules: Ruleset, warnings: list[str]) -> list[str]:
+    """The hand's flowers that are no flower of the ruleset, taken out of it (in place) with a warning: in one
+    played without flowers, every flower read; in one with flowers, a tile lying with them named as a face."""
+    aside = [c for c in hand["flowers"] if INDEX[c] not in rules.flower_kinds] if hand is not None else []
+    if not aside or hand is None:
+        return []
+    hand["flowers"] = [c for c in hand["flowers"] if INDEX[c] in rules.flower_kinds]
+    n, codes = len(aside), " ".join(aside)
+    warnings.append(Said(f"{n} flower tile(s) set aside ({codes}): {rules.name} is played without flowers",
+                         f"已把 {n} 張花牌放在一邊（{codes}）：{rules.title.zh}不用花牌") if not rules.flower_kinds else
+                    Said(f"{n} tile(s) lying with the flowers are no flower of {rules.name} ({codes}): set aside; "
+                         "check them",
+                         f"有 {n} 張和花牌放在一起的牌不是{rules.title.zh}的花牌（{codes}）：已放在一邊，請核對"))
+    return aside
 
 
 def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset, tiles: list[int] | None = None,
