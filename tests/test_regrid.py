@@ -194,11 +194,13 @@ def test_boxes_out_of_step_between_two_in_step_are_boxed_again_at_the_rows_pitch
 
 
 def test_two_narrow_boxes_out_of_step_are_boxed_again_as_their_two_tiles() -> None:
-    """Held-out handheld hand 29: two bamboo tiles boxed as two narrow boxes, the second shifted a quarter tile
-    back over the first: each is boxed where its tile lies between the boxes in step around them."""
+    """Held-out handheld hand 29: two bamboo tiles boxed as two narrow boxes, the second shifted back over the
+    first, and the next tile's box wide, reaching back over the rest of the second: each is boxed where its tile
+    lies between the boxes in step around them."""
     lefts = [10 + PITCH * k for k in range(10)]
-    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4] + 2, lefts[4] + 34), (lefts[5] - 12, lefts[5] + 24)]
-                + [(x, x + WIDTH) for x in lefts[6:]])
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4] + 1, lefts[4] + 36), (lefts[4] + 31, lefts[5] + 19),
+                                                     (lefts[5] + 22, lefts[6] + 30)]
+                + [(x, x + WIDTH) for x in lefts[7:]])
     out = regridded(table(lefts), det)
     assert len(out) == len(lefts)
     assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)

@@ -39,8 +39,10 @@ TOUCH = 0.2  # tile widths between two boxes of one run at most
 AROUND = 3  # boxes around a wide one that may share its lost tile
 NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile wide (within 15 %):
 NEAT_SHARE = 0.7  # a hand's neat row, not loose tiles lying at every angle
+CLOSEST = 0.8  # a row's pitch is this share of its tile width at least (boxes overlapping more are no neat row)
 LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
 APART = 15.0  # Lab units at least between the tiles' colour and the table's for a hole to be told from the table
+INSIDE = 0.5  # tile widths: the widest hole between two boxes of one stretch of touching tiles
 SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch apart than this share of it are out of
 # step
 IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
@@ -187,7 +189,7 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
         return None
     centres = [(x1[i] + x2[i]) / 2 for i in wide]
     steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
-    if len(steps) < 3:
+    if len(steps) < 3 or float(np.median(steps)) < CLOSEST * unit:
         return None
     return tall, unit, float(np.median(steps)), height
 
@@ -263,8 +265,10 @@ def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
     out = [bool(x2[i] - x1[i] < NARROW * unit) for i in tall]
     joined = []  # per neighbouring pair of ``tall``: one stretch of touching tiles
     for k, (a, b) in enumerate(zip(tall, tall[1:])):
+        hole = float(x1[b] - x2[a])  # (a hole past ``TOUCH`` may be a tile's part the finder left out, never wide)
         joined.append(not (any(mid[a] < mid[j] < mid[b] for j in others) or a in used or b in used or (
-            x1[b] - x2[a] > TOUCH * unit and not _hole_not_table(lab, x2[a], x1[b], top, bottom, tile))))
+            hole > TOUCH * unit and (hole > INSIDE * unit or not _hole_not_table(lab, x2[a], x1[b], top, bottom,
+                                                                                tile)))))
         if joined[-1] and abs(mid[b] - mid[a] - pitch) > SKEW * pitch:
             out[k] = out[k + 1] = True
     runs: list[tuple[int, int]] = []
