@@ -210,7 +210,7 @@ def melds_touching(det: Detections, g: list[int]) -> list[list[int]]:
     four tiles, each with one sideways tile and one face (``_one_face``), at its widest gaps. Any other group, or one
     no such cut fits, as it is."""
     side = det.sideways
-    if len(g) < 6 or det.face_down[g].any() or int(side[g].sum()) < 2:
+    if not 6 <= len(g) <= 16 or det.face_down[g].any() or int(side[g].sum()) < 2:  # (four melds at most)
         return [g]
     _, gaps = unit_and_gaps(det, g)
     best: tuple[float, list[list[int]]] | None = None

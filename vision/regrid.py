@@ -301,7 +301,7 @@ def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int],
         run, a, b = tall[first:last + 1], tall[first - 1], tall[last + 1]
         pitches = float(mid[b] - mid[a]) / pitch
         n = round(pitches) - 1
-        if n < 1 or abs(pitches - n - 1) > FIT or n > len(run) + 1 or any(b in used for b in run) \
+        if n < 1 or abs(pitches - n - 1) > FIT or n > len(run) + 1 or any(i in used for i in run) \
                 or any(y2[i] - y1[i] < STANDING * height and x2[i] - x1[i] >= NARROW * unit for i in run) \
                 or _table_across(lab, float(x2[a]), float(x1[b]), float(np.median(y1[run])),
                                  float(np.median(y2[run])), unit, tile):
