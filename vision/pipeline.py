@@ -128,9 +128,10 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
     layout, codes, more, warn = hand_as_laid_out(det, rules, winning, hand_tiles)
     reread: list[int] = []
     if winning and hand_tiles is None and (warn or (not rules.flower_kinds and layout.flowers_among_faces)):
-        # (no legal win; or flowers lying among faces where the set holds none: misread faces if that is legal too)
-        again = flowers_as_faces(det, layout, rules, *((None, None) if warn else
-                                                       (layout.flowers_among_faces, changes(more))))
+        # (no legal win; or flowers lying among faces where the set holds none: misread faces if that is legal too,
+        # with no more changes)
+        tiles, most = (None, None) if warn else (layout.flowers_among_faces, changes(more))
+        again = flowers_as_faces(det, layout, rules, tiles, most)
         if again is not None:
             det, (layout, codes, more, warn), reread = again
     corrections += more
@@ -154,8 +155,10 @@ def interpret(seen: Detections, rules: Ruleset | str = DEFAULT, winning: bool = 
 def set_aside(hand: dict[str, Any] | None, rules: Ruleset, warnings: list[str]) -> list[str]:
     """The hand's flowers that are no flower of the ruleset, taken out of it (in place) with a warning: in one
     played without flowers, every flower read; in one with flowers, a tile lying with them named as a face."""
-    aside = [c for c in hand["flowers"] if INDEX[c] not in rules.flower_kinds] if hand is not None else []
-    if not aside or hand is None:
+    if hand is None:
+        return []
+    aside = [c for c in hand["flowers"] if INDEX[c] not in rules.flower_kinds]
+    if not aside:
         return []
     hand["flowers"] = [c for c in hand["flowers"] if INDEX[c] in rules.flower_kinds]
     n, codes = len(aside), " ".join(aside)

@@ -257,7 +257,8 @@ def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
             tile: np.ndarray, used: set[int]) -> list[tuple[int, int]]:
     """The runs of ``tall`` (first and last positions) of boxes out of step with the row's pitch or narrow (a part
     of a tile), each between two boxes in step (its anchors, not in the run) of one stretch of touching tiles: no
-    table and no other box of the row (a meld's sideways tile) between them."""
+    table and no other box of the row (a meld's sideways tile) between them, and no box already boxed again
+    (``used``) in it or as its anchor."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     mid = (x1 + x2) / 2
     others = [j for j in row if j not in tall]
@@ -301,7 +302,7 @@ def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int],
         run, a, b = tall[first:last + 1], tall[first - 1], tall[last + 1]
         pitches = float(mid[b] - mid[a]) / pitch
         n = round(pitches) - 1
-        if n < 1 or abs(pitches - n - 1) > FIT or n > len(run) + 1 or any(i in used for i in run) \
+        if n < 1 or abs(pitches - n - 1) > FIT or n > len(run) + 1 \
                 or any(y2[i] - y1[i] < STANDING * height and x2[i] - x1[i] >= NARROW * unit for i in run) \
                 or _table_across(lab, float(x2[a]), float(x1[b]), float(np.median(y1[run])),
                                  float(np.median(y2[run])), unit, tile):
