@@ -33,6 +33,19 @@ def test_squat_upright_tiles_with_wide_sideways_ones_are_upright():
     assert turn.tolist() == side.tolist()  # only the sideways tile's crop is turned upright
 
 
+def test_a_sideways_tile_boxed_tight_in_a_pitched_photo_is_told_by_its_lower_box():
+    """Held-out pitch45 hand 3: a pung's sideways 9p boxed 58 x 44 among upright boxes of 60 x 57 (1.32 wide for
+    its height, under 1.3 times the squat median): lower than the row and wider than its tiles, it lies sideways.
+    A box as low but no wider than the rest (a tile farther off) stays upright."""
+    xyxy = boxes([60] * 10 + [80, 60, 58, 60], 57)
+    xyxy[10, 1], xyxy[12, 1] = 57 - 42, 57 - 44  # sideways tiles: one boxed clear (80 x 42), one tight (58 x 44)
+    assert squat(xyxy)
+    turn, side = orientation(xyxy)
+    assert side.tolist() == [False] * 10 + [True, False, True, False]
+    xyxy[12, 2] = xyxy[12, 0] + 47  # as low, but 47 x 44: no wider for its height than the squat upright boxes
+    assert not orientation(xyxy)[1][12]
+
+
 def test_a_photo_turned_by_a_quarter_is_still_turned():
     # tiles 1.35 wide for their height (turned), a meld's sideways tile 0.74: the narrow one lies sideways
     xyxy = boxes([54] * 10 + [30, 54, 54], 40)

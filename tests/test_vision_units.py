@@ -496,6 +496,21 @@ def test_the_hand_is_the_row_laid_out_in_line_not_larger_discards_lying_askew():
     assert apart_from_hand(det) == list(range(8))
 
 
+def test_discards_lying_in_line_but_apart_are_not_the_hand():
+    """Discards that happen to lie on one line (held out, discards hand 56: eight of them, their boxes larger than
+    the hand's tiles) lie more than half a tile from each other; the hand's tiles touch. The touching row is the
+    hand's even though the line of discards has the larger tiles."""
+    from vision.layout import apart_from_hand, close_set, laid_out
+
+    b, c = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "9m", "5p", "5p", "5p"], 0, y=300,
+               gap_after={8: 30})
+    in_line = [(150.0 * i, 100.0, 150.0 * i + 52, 170.0) for i in range(8)]
+    det = dets(in_line + b, ["E"] * 8 + c)
+    assert laid_out(det, list(range(8))) and not close_set(det, list(range(8)))
+    assert close_set(det, list(range(8, 22)))
+    assert apart_from_hand(det) == list(range(8))
+
+
 def test_a_box_drawn_wide_that_closes_the_gap_before_a_meld_does_not_join_a_lone_tile_to_it():
     """The lone tile beside a pung, its box drawn a third of a tile too wide (the gap left is 0.15 tile widths):
     three of one face, a sideways tile, and at the end another face behind the widest gap are two groups; four

@@ -12,6 +12,7 @@ import argparse
 import json
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -270,13 +271,13 @@ def motion(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Ten
     return out
 
 
-def low_light(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
-    """Low light for a share of the crops: dark, sensor noise, 8-bit steps, then lifted back as the reader lifts a
-    dim photo (the noise and the steps lifted with it)."""
+def low_light(batch: torch.Tensor, gen: torch.Generator, share: float, noise: float = 0.016) -> torch.Tensor:
+    """Low light for a share of the crops: dark, sensor noise (sigma up to ``noise`` of full scale before the
+    lift), 8-bit steps, then lifted back as the reader lifts a dim photo (the noise and the steps lifted with it)."""
     n = batch.shape[0]
     pick = (torch.rand(n, generator=gen) < share).view(n, 1, 1, 1)
     dark = 0.15 + 0.3 * torch.rand(n, 1, 1, 1, generator=gen)
-    sigma = 0.004 + 0.012 * torch.rand(n, 1, 1, 1, generator=gen)
+    sigma = 0.004 + (noise - 0.004) * torch.rand(n, 1, 1, 1, generator=gen)
     x = batch * dark + torch.randn(batch.shape, generator=gen) * sigma
     x = torch.round(x.clamp(0, 1) * 255) / 255 / dark
     return torch.where(pick, x.clamp(0, 1), batch)
@@ -322,6 +323,7 @@ class Conditions:
     low_light: float = 0.0
     cast: float = 0.0
     recolour: float = 0.0
+    low_light_noise: float = 0.016
 
 
 def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None = None) -> torch.Tensor:
@@ -332,7 +334,8 @@ def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None =
     shear = cond.shear
     n = batch.shape[0]
     for share, apply in ((cond.coarse, coarsen), (cond.defocus, blur), (cond.motion, motion), (cond.glare, glare),
-                         (cond.low_light, low_light), (cond.cast, colour_cast), (cond.recolour, recolour)):
+                         (cond.low_light, partial(low_light, noise=cond.low_light_noise)), (cond.cast, colour_cast),
+                         (cond.recolour, recolour)):
         if share:  # in this order, each drawing from the generator only when used (the shipped runs' order)
             batch = apply(batch, gen, share)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
@@ -444,6 +447,8 @@ def main() -> None:
     ap.add_argument("--glare", type=float, default=0.0, help="share of training crops with a glare spot")
     ap.add_argument("--motion", type=float, default=0.0, help="share of training crops with motion blur")
     ap.add_argument("--low-light", type=float, default=0.0, help="share of training crops in low light with noise")
+    ap.add_argument("--low-light-noise", type=float, default=0.016,
+                    help="largest sensor noise of low-light crops (sigma, of full scale, before the lift)")
     ap.add_argument("--cast", type=float, default=0.0, help="share of training crops with a strong colour cast")
     ap.add_argument("--recolour", type=float, default=0.0,
                     help="share of training crops whose inks are turned to other colours (augmentation)")
@@ -453,7 +458,7 @@ def main() -> None:
                     help="export the epoch kept by the valid figure (best) or the last one")
     args = ap.parse_args()
     cond = Conditions(args.coarse, args.defocus, args.shear, args.glare, args.motion, args.low_light, args.cast,
-                      args.recolour)
+                      args.recolour, args.low_light_noise)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     work = Path(args.work)

@@ -293,6 +293,8 @@ FLOWERS_APART = 4.0  # and its flowers within this many
 NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
 IN_LINE = 0.1  # tile heights: a tile lies in its row's line when its bottom or top edge is this close to the row's
 LAID_OUT = 0.75  # the share of a row's tiles in line from which the row is laid out (a hand), not scattered
+CLOSE_GAP = 0.5  # tile widths: neighbours in a row this close (or overlapping) touch, as a hand's tiles do
+CLOSE_SET = 0.5  # the share of a row's neighbours touching from which the row is set close, as a hand is
 
 
 def laid_out(det: Detections, row: list[int]) -> bool:
@@ -310,6 +312,18 @@ def laid_out(det: Detections, row: list[int]) -> bool:
 
     cut = box[:, 1] <= 1.0  # a box cut by the photo's top edge has no top of its own to be in line
     return float((in_line(box[:, 3]) | (in_line(box[:, 1]) & ~cut)).mean()) >= LAID_OUT
+
+
+def close_set(det: Detections, row: list[int]) -> bool:
+    """Whether most neighbours along a row touch, as a hand's tiles do (gaps only between its groups); discards
+    that happen to lie in a line lie apart, more than half a tile from each other."""
+    box = det.xyxy[row]
+    if len(box) < 3:
+        return True
+    order = np.argsort(box[:, 0] + box[:, 2])
+    unit = float(np.median(det.sizes[row].min(1)))
+    gaps = box[order[1:], 0] - box[order[:-1], 2]
+    return float((gaps <= CLOSE_GAP * unit).mean()) >= CLOSE_SET
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
@@ -337,10 +351,12 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: lis
     elif not long_rows:
         return []
     else:
-        # the hand is laid out in a line (discards lying at any angle are scattered, and their boxes larger than
-        # the tiles); it lies nearest the camera, so its tiles are the largest: of the long rows with tiles of
-        # about the largest size (the walls and discards farther off are smaller), the longest, then the lowest
-        long_rows = [r for r in long_rows if laid_out(det, r)] or long_rows
+        # the hand is laid out in a line, its tiles touching (discards lying at any angle are scattered, and their
+        # boxes larger than the tiles); it lies nearest the camera, so its tiles are the largest: of the long rows
+        # with tiles of about the largest size (the walls and discards farther off are smaller), the longest, then
+        # the lowest
+        long_rows = ([r for r in long_rows if laid_out(det, r) and close_set(det, r)]
+                     or [r for r in long_rows if laid_out(det, r)] or long_rows)
         largest = max(float(np.median(short[r])) for r in long_rows)
         main = max((r for r in long_rows if float(np.median(short[r])) >= NEAREST * largest),
                    key=lambda r: (len(r), float(centre[r, 1].mean())))
