@@ -46,6 +46,15 @@ def test_a_sideways_tile_boxed_tight_in_a_pitched_photo_is_told_by_its_lower_box
     assert not orientation(xyxy)[1][12]
 
 
+def test_a_sideways_tile_boxed_short_of_its_length_in_an_upright_photo_lies_sideways():
+    """Held-out upright hand 23: a pung's sideways 7s boxed 68 x 69 (its length cut short: square, not landscape)
+    among upright boxes of 63 x 88. A box as low but as narrow for its height as the rest stays upright."""
+    xyxy = boxes([63] * 10 + [82, 63, 63, 68, 50], 88)
+    xyxy[10, 1], xyxy[13, 1], xyxy[14, 1] = 88 - 72, 88 - 69, 88 - 70
+    turn, side = orientation(xyxy)
+    assert side.tolist() == [False] * 10 + [True, False, False, True, False]
+
+
 def test_a_photo_turned_by_a_quarter_is_still_turned():
     # tiles 1.35 wide for their height (turned), a meld's sideways tile 0.74: the narrow one lies sideways
     xyxy = boxes([54] * 10 + [30, 54, 54], 40)

@@ -71,17 +71,17 @@ def orientation(xyxy: np.ndarray, upright: float | None = None) -> tuple[np.ndar
         # a tile turned sideways is about 1/med wide (1.3-1.5 for real tiles); seen at an angle, or cut a little
         # tight, it can come out barely landscape, so 1.3 x the median is the test, and landscape at least
         side = aspect > max(1.0, 1.3 * med)
-        if squashed:
-            # seen steeply, a sideways tile boxed a little tight is barely wider than the squat upright boxes, but
-            # it is clearly lower: its height is the tile's width, foreshortened
-            height = xyxy[:, 3] - xyxy[:, 1]
-            side |= (height <= LOW_SIDE * float(np.median(height))) & (aspect > max(1.0, LOW_SIDE_WIDER * med))
+        # a sideways tile boxed a little tight (short of its length) is barely landscape, or not at all, but it is
+        # clearly lower than the row's boxes: its height is the tile's width
+        height = xyxy[:, 3] - xyxy[:, 1]
+        side |= (height <= LOW_SIDE * float(np.median(height))) & (aspect > max(LOW_SIDE_SQUARE, LOW_SIDE_WIDER * med))
         return side, side
     return aspect > 1.0, aspect < med / 1.3
 
 
-LOW_SIDE, LOW_SIDE_WIDER = 0.85, 1.15  # in a pitched photo, a box this low for the median box and this much wider
-# in aspect is a sideways tile (held out, pitch45 hand 3: a meld's sideways 9p boxed 58 x 44 among 60 x 57 boxes)
+LOW_SIDE, LOW_SIDE_WIDER, LOW_SIDE_SQUARE = 0.85, 1.15, 0.9  # a box this low for the median box, this much wider
+# in aspect and at least this wide for its height is a sideways tile (held out: pitch45 hand 3, a meld's sideways
+# 9p boxed 58 x 44 among 60 x 57 boxes; upright hand 23, a sideways 7s boxed 68 x 69 among 63 x 88 boxes)
 SQUAT = 1.3  # the widest median box of upright tiles seen from a phone pitched steeply (45 degrees: 1.0-1.3, the
 # boxes holding the tiles' near sides)
 
