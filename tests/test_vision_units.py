@@ -563,6 +563,43 @@ def test_a_face_inked_across_its_centre_is_not_read_as_the_blank_white_dragon() 
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
 
 
+def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre_stays_blank() -> None:
+    """Held out, handheld and dim: a West wind in dim light read as the blank dragon, its strokes too thin for the
+    middle 40 % of the face to look inked (0.5 of it), though they cross the face's core; a framed white dragon
+    cut off its tile's centre (the crop shifted, so the frame's inner edge runs through the middle 40 %) has a
+    blank core. The core decides: the West loses its blank reading, the dragon keeps it."""
+    import cv2
+
+    import vision.crops as crops
+    from vision.classify import not_blank_where_inked
+    from vision.crops import centre_ink
+
+    ivory, ink = (200, 225, 235), (170, 90, 30)
+    west = np.full((64, 64, 3), ivory, np.uint8)
+    cv2.line(west, (14, 14), (50, 14), ink, 3)  # the top bar, the box and the two strokes of the character
+    cv2.rectangle(west, (18, 22), (46, 50), ink, 3)
+    cv2.line(west, (28, 14), (28, 36), ink, 3)
+    cv2.line(west, (36, 14), (36, 36), ink, 3)
+    west = np.clip(cv2.GaussianBlur(west, (0, 0), 1.5).astype(np.float32) * 0.5 + 10, 0, 255).astype(np.uint8)
+    shifted = np.full((64, 64, 3), ivory, np.uint8)
+    cv2.rectangle(shifted, (23, 8), (70, 56), ink, 4)  # the frame's left side at 36 % of the crop
+    assert centre_ink(west) > 0.8 and centre_ink(shifted) == 0.0
+    old = crops.INK_CORE
+    try:  # the middle 40 %, as before: the West too little inked, the shifted frame inked
+        crops.INK_CORE = 0.4
+        assert centre_ink(west) < 0.55 and centre_ink(shifted) > 0.0
+    finally:
+        crops.INK_CORE = old
+
+    n = len(CLASSIFIER_CODES)
+    probs = np.full((2, n), 0.02 / (n - 2), np.float32)
+    probs[:, CLASS_INDEX["P"]] = 0.78
+    probs[:, CLASS_INDEX["W"]] = 0.20
+    out = not_blank_where_inked(probs, [west, shifted])
+    assert CLASSIFIER_CODES[int(out[0].argmax())] == "W"
+    assert np.allclose(out[1], probs[1])
+
+
 def test_two_melds_laid_edge_to_edge_are_two_melds():
     """Held-out pitch45 hand 0: a pung of 8s and one of 5s, each with a sideways tile, lie with no gap between them
     (a phone pitched steeply closes it). Two sideways tiles in one group are two melds: cut where each has one."""
