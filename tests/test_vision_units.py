@@ -567,7 +567,8 @@ def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre
     """Held out, handheld and dim: a West wind in dim light read as the blank dragon, its strokes too thin for the
     middle 40 % of the face to look inked (0.5 of it), though they cross the face's core; a framed white dragon
     cut off its tile's centre (the crop shifted, so the frame's inner edge runs through the middle 40 %) has a
-    blank core. The core decides: the West loses its blank reading, the dragon keeps it."""
+    blank core. The core decides: the West loses its blank reading, the dragon keeps it, and so does a box over
+    dark cloth (no ivory face to measure ink on)."""
     import cv2
 
     import vision.crops as crops
@@ -591,13 +592,17 @@ def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre
     finally:
         crops.INK_CORE = old
 
+    # a box over dark cloth (composed rot90 hand 16: read blank, its "ink" the cloth's weave): no face, no ink
+    cloth = np.random.default_rng(0).normal(60, 25, (64, 64, 3)).clip(0, 255).astype(np.uint8)
+    assert centre_ink(cloth) == 0.0
+
     n = len(CLASSIFIER_CODES)
-    probs = np.full((2, n), 0.02 / (n - 2), np.float32)
+    probs = np.full((3, n), 0.02 / (n - 2), np.float32)
     probs[:, CLASS_INDEX["P"]] = 0.78
     probs[:, CLASS_INDEX["W"]] = 0.20
-    out = not_blank_where_inked(probs, [west, shifted])
+    out = not_blank_where_inked(probs, [west, shifted, cloth])
     assert CLASSIFIER_CODES[int(out[0].argmax())] == "W"
-    assert np.allclose(out[1], probs[1])
+    assert np.allclose(out[1:], probs[1:])
 
 
 def test_two_melds_laid_edge_to_edge_are_two_melds():
