@@ -563,7 +563,8 @@ def test_a_face_inked_across_its_centre_is_not_read_as_the_blank_white_dragon() 
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
 
 
-def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre_stays_blank() -> None:
+def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre_stays_blank(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Held out, handheld and dim: a West wind in dim light read as the blank dragon, its strokes too thin for the
     middle 40 % of the face to look inked (0.5 of it), though they cross the face's core; a framed white dragon
     cut off its tile's centre (the crop shifted, so the frame's inner edge runs through the middle 40 %) has a
@@ -585,12 +586,9 @@ def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre
     shifted = np.full((64, 64, 3), ivory, np.uint8)
     cv2.rectangle(shifted, (23, 8), (70, 56), ink, 4)  # the frame's left side at 36 % of the crop
     assert centre_ink(west) > 0.8 and centre_ink(shifted) == 0.0
-    old = crops.INK_CORE
-    try:  # the middle 40 %, as before: the West too little inked, the shifted frame inked
-        crops.INK_CORE = 0.4
+    with monkeypatch.context() as m:  # the middle 40 %, as before: the West too little inked, the shifted frame inked
+        m.setattr(crops, "INK_CORE", 0.4)
         assert centre_ink(west) < 0.55 and centre_ink(shifted) > 0.0
-    finally:
-        crops.INK_CORE = old
 
     # a box over dark cloth (composed rot90 hand 16: read blank, its "ink" the cloth's weave): no face, no ink
     cloth = np.random.default_rng(0).normal(60, 25, (64, 64, 3)).clip(0, 255).astype(np.uint8)

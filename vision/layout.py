@@ -315,15 +315,12 @@ def laid_out(det: Detections, row: list[int]) -> bool:
 
 
 def close_set(det: Detections, row: list[int]) -> bool:
-    """Whether most neighbours along a row touch, as a hand's tiles do (gaps only between its groups); discards
-    that happen to lie in a line lie apart, more than half a tile from each other."""
-    box = det.xyxy[row]
-    if len(box) < 3:
+    """Whether most neighbours along a left-to-right row touch, as a hand's tiles do (gaps only between its
+    groups); discards that happen to lie in a line lie apart, more than half a tile from each other."""
+    if len(row) < 3:
         return True
-    order = np.argsort(box[:, 0] + box[:, 2])
-    unit = float(np.median(det.sizes[row].min(1)))
-    gaps = box[order[1:], 0] - box[order[:-1], 2]
-    return float((gaps <= CLOSE_GAP * unit).mean()) >= CLOSE_SET
+    unit, gaps = unit_and_gaps(det, row)
+    return float((np.array(gaps) <= CLOSE_GAP * unit).mean()) >= CLOSE_SET
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
