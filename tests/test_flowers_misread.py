@@ -103,3 +103,33 @@ def test_a_face_lying_with_the_flowers_is_set_aside_with_the_true_reason():
     assert warnings == ["2 tile(s) lying with the flowers are no flower of nanjing (1p W): set aside; check them"]
     hand, warnings = {"flowers": ["f1"]}, []
     assert set_aside(hand, RULESETS["nanning"], warnings) == ["f1"] and "played without flowers" in warnings[0]
+
+
+def test_the_winning_tile_apart_read_as_a_flower_is_read_as_its_face_where_no_face_lies_apart():
+    """Held-out dim hand 11 (Nanjing): the winning 1s set apart, dim, is read as f8. As read, no face lies apart
+    and the 13 tiles make no win; the lone flower is where the winning tile lies, and as its second face it makes a
+    legal win: that is the reading, flagged with that reason."""
+    b1, c1 = row(HAND, 0)
+    b2, _ = row(["9p"], 700)
+    seen = dets(b1 + b2, c1 + ["f8"])
+    seen.probs[13] = 0.001
+    seen.probs[13, CLASS_INDEX["f8"]], seen.probs[13, CLASS_INDEX["9p"]] = 0.7, 0.2
+    reading = interpret(seen, "nanjing", winner=0)
+    assert reading.hand is not None and reading.hand["winning_tile"] == "9p" and reading.hand["flowers"] == []
+    fixed = [c for c in reading.corrections if c.from_code == "f8"]
+    assert [(c.tile, c.to_code) for c in fixed] == [(13, "9p")] and "lies alone where the winning" in fixed[0].reason
+    assert 13 in reading.doubts
+
+
+def test_a_lone_flower_stays_a_flower_where_a_face_lies_apart_as_the_winning_tile():
+    """A face set apart is the winning tile; a flower lying alone elsewhere is then a flower, even where the hand
+    is a tile short (a tile missed): it is not made up into the missing tile."""
+    b1, c1 = row(HAND[:-1], 100)
+    b2, _ = row(["9p"], 700)
+    b3, _ = row(["f8"], 0)
+    seen = dets(b1 + b2 + b3, c1 + ["9p", "f8"])
+    seen.probs[13] = 0.001
+    seen.probs[13, CLASS_INDEX["f8"]], seen.probs[13, CLASS_INDEX["9p"]] = 0.7, 0.2
+    reading = interpret(seen, "nanjing", winner=0)
+    assert reading.hand is not None and reading.hand["flowers"] == ["f8"]
+    assert not any(c.from_code == "f8" for c in reading.corrections)

@@ -180,11 +180,14 @@ def pitched(img: np.ndarray, boxes: Boxes, degrees: float, turn: float, fov: flo
 
 
 def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
-          backgrounds: list[np.ndarray] | None = None, close: float = 0.12) -> tuple[np.ndarray, Boxes, list[int]]:
+          backgrounds: list[np.ndarray] | None = None, close: float = 0.12, mid: float = 0.0,
+          one_suit: float = 0.0) -> tuple[np.ndarray, Boxes, list[int]]:
     """One training photo in a design of its own: the photo (BGR uint8), its tiles' boxes, their classes
     (0 a tile face up, 1 face down). ``backgrounds``: tile-free patches of real photos, the table in half the
     scenes (patterned cloths and trays, which a finder must not take for tiles). ``close``: the chance that the
-    scene is a close-up of a few big tiles."""
+    scene is a close-up of a few big tiles; ``mid``: the chance that the tiles are 6-14 % of the width, the hand
+    running off the photo's edges (what the reader's zoomed pass sees); ``one_suit``: the chance that the hand is
+    of one suit (a flush: a row of bamboo tiles whose stick groups must not be boxed apart)."""
     if canvas is None:
         canvas = [(640, 640), (640, 480), (480, 640), (640, 360)][int(rng.integers(4))]
     cw, ch = canvas
@@ -196,10 +199,14 @@ def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
         img = table(cw, ch, rng)
     bare = np.clip(img, 0, 255).astype(np.uint8)
     groups = random_table_groups(rng)
+    if one_suit and rng.random() < one_suit:
+        groups = flush(groups, rng)
     n_tiles = sum(len(g) for g in groups) + 0.6 * len(groups)
     is_close = rng.random() < close
     spread = rng.uniform(0.5, 1.0) if rng.random() < 0.8 else rng.uniform(1.0, 1.6)  # the hand across the photo
     tile_w = int(rng.uniform(0.18, 0.4) * cw) if is_close else int(cw * spread / n_tiles)
+    if not is_close and mid and rng.random() < mid:
+        tile_w, spread = int(rng.uniform(0.06, 0.14) * cw), 1.0 + rng.random()  # starts off the left edge
     tile_w = max(tile_w, 10)
     tile_h = int(tile_w * rng.uniform(1.3, 1.55) * (1 + body.side))
     boxes: list[tuple[float, ...]] = []
@@ -239,6 +246,20 @@ def scene(rng: np.random.Generator, canvas: tuple[int, int] | None = None,
     arr = np.array(boxes, np.float32).reshape(-1, 4)
     img, arr = view(np.clip(img, 0, 255).astype(np.uint8), arr, rng, bare)
     return img, arr, classes
+
+
+def flush(groups: list[list[tuple[str, bool]]], rng: np.random.Generator) -> list[list[tuple[str, bool]]]:
+    """The same layout with every face of one suit (backs and flowers kept; a meld stays one face)."""
+    suit = "mps"[int(rng.integers(3))]
+    out = []
+    for g in groups:
+        if len({c for c, _ in g if c != "back"}) == 1 and len(g) >= 3:  # a meld: one new face for all of it
+            face = f"{int(rng.integers(1, 10))}{suit}"
+            out.append([(c if c == "back" else face, side) for c, side in g])
+        else:
+            out.append([(c if c == "back" or c.startswith("f") else f"{int(rng.integers(1, 10))}{suit}", side)
+                        for c, side in g])
+    return out
 
 
 def view(img: np.ndarray, boxes: Boxes, rng: np.random.Generator, bg: np.ndarray) -> tuple[np.ndarray, Boxes]:

@@ -58,7 +58,7 @@ def write_example(folder: Path, name: str, img: np.ndarray, boxes: np.ndarray, c
 
 def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, real_copies: int = 0,
                   turned_copies: int = 0, designs: int = 0, pitched_copies: int = 0, quarter_copies: int = 0,
-                  close_ups: int = 0) -> Path:
+                  close_ups: int = 0, mid_scale: int = 0, one_suit: float = 0.0) -> Path:
     """Write the YOLO dataset (symlinked real photos, converted labels, composites) and its yaml. ``conditions``:
     the share of composites given one or two photo conditions (``table_aug``: tilt, glare, shake, defocus, dim
     light, colour cast); ``real_copies``: that many extra copies of random `train` photos, each with conditions;
@@ -67,7 +67,9 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
     ``pitched_copies``: that many `train` photos seen by a pinhole camera pitched 20-50 degrees (squat tiles);
     ``quarter_copies``: that many turned a quarter either way with no EXIF, some with one more condition (a finder
     that has seen tiles lying on their side boxes them whole); ``close_ups``: that many more design scenes, each a
-    close-up (a tile a fifth to two fifths of the frame, one box however many parts its face has)."""
+    close-up (a tile a fifth to two fifths of the frame, one box however many parts its face has); ``mid_scale``:
+    that many more, the tiles 6-14 % of the width as the reader's zoomed pass sees them; ``one_suit``: the share
+    of all design scenes whose hand is of one suit."""
     root = work / "data"
     if root.exists():
         shutil.rmtree(root)
@@ -112,11 +114,14 @@ def build_dataset(work: Path, n_synth: int, seed: int, conditions: float = 0.0, 
         return img, boxes
 
     for i in range(designs):
-        img, boxes, cls = scene(rng, backgrounds=bank.backgrounds)
+        img, boxes, cls = scene(rng, backgrounds=bank.backgrounds, one_suit=one_suit)
         write_example(root / "train", f"design_{i:05d}", img, boxes, cls)
     for i in range(close_ups):
-        img, boxes, cls = scene(rng, backgrounds=bank.backgrounds, close=1.0)
+        img, boxes, cls = scene(rng, backgrounds=bank.backgrounds, close=1.0, one_suit=one_suit)
         write_example(root / "train", f"close_{i:05d}", img, boxes, cls)
+    for i in range(mid_scale):
+        img, boxes, cls = scene(rng, backgrounds=bank.backgrounds, close=0.0, mid=1.0, one_suit=one_suit)
+        write_example(root / "train", f"mid_{i:05d}", img, boxes, cls)
 
     def quarter(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         k = 1 if rng.random() < 0.5 else 3
@@ -180,6 +185,9 @@ def main() -> None:
                     help="extra copies of train photos turned a quarter either way (no EXIF)")
     ap.add_argument("--close-ups", type=int, default=0,
                     help="extra design scenes that are close-ups (a tile a fifth of the frame or more)")
+    ap.add_argument("--mid-scale", type=int, default=0,
+                    help="extra design scenes whose tiles are 6-14 %% of the width (as the zoomed pass sees them)")
+    ap.add_argument("--one-suit", type=float, default=0.0, help="share of design scenes whose hand is of one suit")
     ap.add_argument("--freeze-norms", action="store_true",
                     help="keep every batch norm as it is (evaluation mode): a stage from the rebuilt shipped finder "
                          "then trains the folded convolutions themselves, with no norm statistics to settle")
@@ -203,7 +211,8 @@ def main() -> None:
         model.train(resume=True)
     else:
         yaml = build_dataset(work, args.synth, args.seed, args.conditions, args.real_copies, args.turned_copies,
-                             args.designs, args.pitched_copies, args.quarter_copies, args.close_ups)
+                             args.designs, args.pitched_copies, args.quarter_copies, args.close_ups,
+                             args.mid_scale, args.one_suit)
         print(f"dataset built in {time.time() - t0:.0f}s", flush=True)
         model = YOLO(args.weights)
         extra: dict[str, object] = {"time": args.hours} if args.hours else {}

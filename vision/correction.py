@@ -72,8 +72,9 @@ def restrict(det: Detections, rules: Ruleset | str) -> list[Correction]:
 
 def flowers_misread(det: Detections, layout: Layout, rules: Ruleset) -> list[int]:
     """Tiles read as flowers that are likelier misread faces: every one in a ruleset played without flowers (its
-    set has none); in one with flowers, those lying in a group with faces (a player sets flowers apart) and each
-    further copy of a flower the set holds once (the surest copy stays)."""
+    set has none); in one with flowers, those lying in a group with faces (a player sets flowers apart), each
+    further copy of a flower the set holds once (the surest copy stays), and one lying alone where no face lies
+    apart as the winning tile (a 1s's bird, blurred, looks like a flower)."""
     flowers = flower_faces(rules)
     read = [i for i, c in enumerate(det.codes) if c in flowers and not det.unshown[i]]
     if not rules.flower_kinds:
@@ -82,7 +83,7 @@ def flowers_misread(det: Detections, layout: Layout, rules: Ruleset) -> list[int
     out = []
     for i in sorted(read, key=lambda i: -float(det.tile_confidence[i])):
         once = INDEX[det.codes[i]] in FLOWERS
-        if i in layout.flowers_among_faces or (once and det.codes[i] in seen):
+        if i in layout.flowers_among_faces or i in layout.lone_flowers or (once and det.codes[i] in seen):
             out.append(i)
         seen.add(det.codes[i])
     return sorted(out)

@@ -60,6 +60,8 @@ class Layout:
     apart_warnings: list[str] = field(default_factory=list)  # why they were (first among ``warnings`` too)
     # tiles read as flowers that lay in a group with faces (a player's flowers lie apart): maybe misread faces
     flowers_among_faces: list[int] = field(default_factory=list)
+    # a flower lying alone where no face lies apart as the winning tile: maybe the winning tile misread
+    lone_flowers: list[int] = field(default_factory=list)
 
     def group_of(self, n: int) -> list[int]:
         """Group index of each of n tiles (-1 for none)."""
@@ -426,6 +428,7 @@ def _renumbered(layout: Layout, keep: np.ndarray) -> None:
     for g in layout.groups:
         g.tiles = [int(keep[i]) for i in g.tiles]
     layout.flowers_among_faces = [int(keep[i]) for i in layout.flowers_among_faces]
+    layout.lone_flowers = [int(keep[i]) for i in layout.lone_flowers]
 
 
 def chosen_layout(det: Detections, hand: list[int], rules: Ruleset | str = DEFAULT) -> Layout:
@@ -496,6 +499,8 @@ def _sorted_groups(det: Detections, rules: Ruleset, candidates: list[tuple[int, 
         gcodes = [codes[i] for i in g]
         if all(c in flower_codes or c == "?" for c in gcodes) and any(c in flower_codes for c in gcodes):
             flowers += g  # an unshown face among flowers is a flower (the correction picks which)
+            if len(g) == 1:
+                layout.lone_flowers += g
             continue
         if any(c in flower_codes for c in gcodes) and any(c not in flower_codes for c in gcodes):
             # flowers lying next to faces: take the flowers out, keep the rest
@@ -569,6 +574,8 @@ def _concealed_and_winning(det: Detections, rest: list[tuple[int, list[int]]], l
         layout.warnings.append(Said("no tile set apart as the winning tile; assumed the rightmost tile of the hand",
                                     "沒有分開放的胡牌；假定手牌最右邊的一張是胡的牌"))
         winning = [concealed.pop()]
+    elif winning:
+        layout.lone_flowers = []  # a face lies apart as the winning tile: a lone flower is just a flower
     return concealed, winning, main[0][0] if main else 0
 
 

@@ -180,16 +180,19 @@ def flowers_as_faces(det: Detections, layout: Layout, rules: Ruleset, tiles: lis
     reread = flowers_misread(det, layout, rules) if tiles is None else tiles
     if not reread:
         return None
+    lone = set(layout.lone_flowers)
     again = without_flowers(det, reread, rules)
     layout, codes, more, warn = hand_as_laid_out(again, rules, True, None)
     if warn or (most is not None and changes(more) > most):
         return None
     why = ("a player sets flowers apart", "花牌應放在一邊") if rules.flower_kinds else \
         (f"{rules.name} is played without flowers", f"{rules.title.zh}不用花牌")
+    alone = ("it lies alone where the winning tile is set apart", "它單獨放在胡牌的位置")
     was = det.codes
     named = [Correction(i, was[i], codes[i], Said(
-        f"read as the flower {was[i]}, but {why[0]}, and as {codes[i]} the hand is a legal win; check it",
-        f"看來像花牌 {was[i]}，但{why[1]}；當作 {codes[i]} 才是合法的胡牌，請核對"))
+        f"read as the flower {was[i]}, but {(alone if i in lone else why)[0]}, and as {codes[i]} the hand is a "
+        "legal win; check it",
+        f"看來像花牌 {was[i]}，但{(alone if i in lone else why)[1]}；當作 {codes[i]} 才是合法的胡牌，請核對"))
         for i in reread if codes[i] != was[i]]
     return again, (layout, codes, named + more, warn), reread
 
