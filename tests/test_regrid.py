@@ -239,3 +239,41 @@ def test_on_a_table_of_the_tiles_colour_a_gap_is_never_taken_for_a_tile() -> Non
     det = boxes([(x, x + WIDTH) for x in lefts])
     out = regridded(img, det)
     assert np.array_equal(np.sort(out.xyxy, axis=0), np.sort(det.xyxy, axis=0))
+
+
+def test_in_dim_light_a_column_of_dark_sticks_is_no_gap_and_the_two_tiles_are_cut() -> None:
+    """Held-out dim hand 20: a box over a tile and a bit, a narrow box over the rest, on a dark table, the tiles'
+    sticks as dark as the table. A strip over a column of sticks is no gap between groups (the face's ivory shows
+    above and below them), so the two boxes are cut into the two tiles."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    img = np.zeros((160, 520, 3), np.uint8)
+    img[:] = (22, 26, 30)
+    for x in lefts:
+        img[TOP:BOTTOM, x:x + WIDTH] = (75, 85, 90)
+        img[TOP + 12:TOP + 32, x + 14:x + 34] = (24, 30, 28)  # two rows of sticks, nearly the table's colour
+        img[TOP + 40:TOP + 60, x + 14:x + 34] = (24, 30, 28)
+    split = lefts[4] + 60  # (1.2 tile widths: a tile and a bit)
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], split), (split, lefts[5] + WIDTH)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(img, det)
+    assert len(out) == len(det)
+    xs = np.sort(out.xyxy[:, 0])
+    assert np.allclose(xs[4:6], [lefts[4], lefts[4] + 0.5 * (lefts[5] + WIDTH - lefts[4])], atol=2)
+
+
+def test_a_box_a_fifth_too_wide_with_a_hole_of_green_sticks_before_it_is_cut_into_the_two_tiles() -> None:
+    """Held-out motion15 hand 41: a tile boxed, then a hole over most of the next bamboo tile (its green sticks
+    nearer the table's colour than the ivory's), then a box 1.2 tiles wide over the rest of it and the tile
+    after: the hole shows a face, not the table, so hole and box are the two tiles."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    img = table(lefts)
+    for x in lefts[4:6]:
+        img[TOP + 8:BOTTOM - 8, x + 4:x + 44] = (40, 90, 30)  # a bamboo face: sticks nearly everywhere
+        img[TOP + 8:BOTTOM - 8:6, x + 4:x + 44] = (215, 230, 235)  # (ivory lines between the sticks' joints)
+    start = lefts[5] + WIDTH - 58
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(start, lefts[5] + WIDTH)]
+                + [(x, x + WIDTH) for x in lefts[6:]])
+    out = regridded(img, det)
+    assert len(out) == len(det) + 1
+    xs = np.sort(out.xyxy[:, 0])
+    assert abs(xs[4] - (lefts[3] + WIDTH)) < 3 and abs(xs[5] - lefts[5]) < 6

@@ -15,7 +15,9 @@ box with the rest of its tile beside it (a face, not the table) grows over it, u
 of a tile is read as no tile or as another face. Last, boxes out of step with the row's pitch (or narrow) between
 two boxes in step of one stretch of touching tiles are replaced by the tiles the pitch puts between those two (a
 box over the halves of two bamboo tiles, a tile's columns of sticks each boxed). The row's tile width is measured
-without slivers, and on a table of the tiles' own colour no gap is taken for a face.
+without slivers, and on a table of the tiles' own colour no gap is taken for a face. A strip of a run shows the
+table only where nearly all its lines do: in dim light a column of dark sticks is as dark as the table, but the
+face's ivory shows between its rows of sticks.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .layout import rows_of
 from .repair import SLIVER, upright
 
 WIDE = 1.25  # a standing box this many times as wide as its neighbours or more may hold two tiles
+WIDE_IN_STEP = 1.15  # or this many, where the boxes touching its run on either side are whole tiles
 STANDING = 0.95  # and at least this share of the row's height (a sideways tile is lower)
 HOLE = (0.1, 1.0)  # a hole beside it this many tile widths wide may hold the rest of the second
 FIT = 0.35  # how far (pitches) the boxes with their hole may be from one tile more than they are
@@ -41,6 +44,7 @@ NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile 
 NEAT_SHARE = 0.7  # a hand's neat row, not loose tiles lying at every angle
 CLOSEST = 0.8  # a row's pitch is this share of its tile width at least (boxes overlapping more are no neat row)
 LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
+TABLE_LINES = 0.9  # the share of a strip's lines like the table for the strip to show it (see ``_table_strip``)
 APART = 15.0  # Lab units at least between the tiles' colour and the table's for a hole to be told from the table
 INSIDE = 0.5  # tile widths: the widest hole between two boxes of one stretch of touching tiles
 SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch apart than this share of it are out of
@@ -104,15 +108,21 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
             before, after = _beside(det, row, run, left, right) if more else (None, None)
             if after is not None and HOLE[0] * unit < after - right < HOLE[1] * unit \
-                    and _hole_like_tiles(lab, right, after, top, bottom, tile):
+                    and _hole_shows_face(lab, right, after, top, bottom, tile):
                 right = after
             if before is not None and HOLE[0] * unit < left - before < HOLE[1] * unit and \
-                    _hole_like_tiles(lab, before, left, top, bottom, tile):
+                    _hole_shows_face(lab, before, left, top, bottom, tile):
                 left = before
             # (``accept`` last: its test may look at the photo, which only a run that fits is worth)
             if abs((right - left) / pitch - (size + more)) <= FIT and (accept is None or accept(run)):
                 return first, last, left, right
     return None
+
+
+def _hole_shows_face(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+    """Whether a hole of a row shows a tile's face: mostly its ivory, or a face's sticks or ink unlike the table
+    (a hole over a bamboo tile's green sticks is nearer the table's colour than the ivory's)."""
+    return _hole_like_tiles(lab, a, b, top, bottom, tile) or _hole_not_table(lab, a, b, top, bottom, tile)
 
 
 def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
@@ -142,8 +152,22 @@ def _table_across(lab: LabView, left: float, right: float, top: float, bottom: f
                   tile: np.ndarray) -> bool:
     """Whether the table shows anywhere between x = ``left`` and ``right`` of a row (see ``_table_within``)."""
     strip = max(2.0, 0.1 * unit)
-    return any(not _hole_not_table(lab, a, a + strip, top, bottom, tile)
+    return any(_table_strip(lab, a, a + strip, top, bottom, tile)
                for a in np.arange(left + 0.1 * unit, right - 0.1 * unit - strip, strip / 2))
+
+
+def _table_strip(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+    """Whether a strip of a row shows the table: like it (``_hole_not_table`` says no face) from top to bottom,
+    ``TABLE_LINES`` of its lines each mostly like the table. A column of dark sticks in dim light is as dark as
+    the table, but the face's ivory shows between its sticks."""
+    if _hole_not_table(lab, a, b, top, bottom, tile):
+        return False
+    seen = _hole_pixels(lab, a, b, top, bottom, tile)
+    if seen is None:
+        return True
+    px, table = seen
+    far = np.linalg.norm(px - table, axis=2) > 0.5 * float(np.linalg.norm(tile - table))
+    return bool((far.mean(1) < LIKE_TILES).mean() >= TABLE_LINES)
 
 
 def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
@@ -204,10 +228,11 @@ def _wide_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], u
         # wide against its own neighbours (a pitched row's near tiles are wider than its far ones), and as
         # tall as the row's standing tiles (a meld's sideways tile is lower)
         near = [b for b in tall[max(0, k - 2):k + 3] if b != i]
-        if w[i] < WIDE * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
+        if w[i] < WIDE_IN_STEP * float(np.median(w[near])) or h[i] < STANDING * height or i in used:
             continue
         span = _out_of_step(lab, det, tall, k, unit, pitch, tile, row=row)
-        if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
+        if span is None or any(b in used for b in tall[span[0]:span[1] + 1]) or \
+                w[i] < _wide_bar(det, tall, tall[span[0]:span[1] + 1], unit) * float(np.median(w[near])):
             continue  # (no run out of step, or one that shares a box already boxed again)
         first, last, left, right = span
         cuts.append((tall[first:last + 1], left, right, last - first + 2))
@@ -229,6 +254,17 @@ def _narrow_cuts(det: Detections, tall: list[int], unit: float, pitch: float, us
     return cuts
 
 
+def _wide_bar(det: Detections, tall: list[int], run: list[int], unit: float) -> float:
+    """How wide (a share of the tiles' width) a box of ``run`` must be to hold two tiles: ``WIDE_IN_STEP`` where the
+    boxes touching the run on either side are whole tiles, else ``WIDE`` (a narrow box beside the run is out of
+    step too: the run is not all of what is to be boxed again)."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    p, q = tall.index(run[0]), tall.index(run[-1])
+    beside = ([tall[p - 1]] if p > 0 and x1[run[0]] - x2[tall[p - 1]] <= TOUCH * unit else []) + \
+        ([tall[q + 1]] if q + 1 < len(tall) and x1[tall[q + 1]] - x2[run[-1]] <= TOUCH * unit else [])
+    return WIDE_IN_STEP if all(x2[b] - x1[b] >= NARROW * unit for b in beside) else WIDE
+
+
 def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, height: float,
                  tile: np.ndarray, used: set[int]) -> list[Cut]:
     """The fewest touching boxes around a narrow standing box, one of them wide, that span as many pitches as
@@ -243,8 +279,8 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
         if w[i] >= NARROW * unit or i in used:
             continue
         span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0, accept=lambda run: any(
-            w[b] >= WIDE * unit and h[b] >= STANDING * height and b not in used for b in run)
-            and not _table_within(lab, det, run, unit, tile))
+            w[b] >= _wide_bar(det, tall, run, unit) * unit and h[b] >= STANDING * height and b not in used
+            for b in run) and not _table_within(lab, det, run, unit, tile))
         if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
             continue
         first, last, left, right = span
