@@ -108,21 +108,15 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
             before, after = _beside(det, row, run, left, right) if more else (None, None)
             if after is not None and HOLE[0] * unit < after - right < HOLE[1] * unit \
-                    and _hole_shows_face(lab, right, after, top, bottom, tile):
+                    and _hole_like_tiles(lab, right, after, top, bottom, tile):
                 right = after
             if before is not None and HOLE[0] * unit < left - before < HOLE[1] * unit and \
-                    _hole_shows_face(lab, before, left, top, bottom, tile):
+                    _hole_like_tiles(lab, before, left, top, bottom, tile):
                 left = before
             # (``accept`` last: its test may look at the photo, which only a run that fits is worth)
             if abs((right - left) / pitch - (size + more)) <= FIT and (accept is None or accept(run)):
                 return first, last, left, right
     return None
-
-
-def _hole_shows_face(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
-    """Whether a hole of a row shows a tile's face: mostly its ivory, or a face's sticks or ink unlike the table
-    (a hole over a bamboo tile's green sticks is nearer the table's colour than the ivory's)."""
-    return _hole_like_tiles(lab, a, b, top, bottom, tile) or _hole_not_table(lab, a, b, top, bottom, tile)
 
 
 def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
@@ -140,19 +134,22 @@ def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float,
 
 
 def _table_within(lab: LabView, det: Detections, run: list[int], unit: float, tile: np.ndarray) -> bool:
-    """Whether the table shows anywhere across the run's span (a strip a tenth of a tile wide where most pixels are
-    like the table): a box drawn over a tile and the gap beside it, then a narrow one over the next tile, span as
-    many pitches as they are boxes, yet the gap between the winning tile and the hand is no tile to cut."""
+    """Whether the table shows anywhere across the run's span (a strip a tenth of a tile wide where the table shows
+    from top to bottom, ``_table_strip``): a box drawn over a tile and the gap beside it, then a narrow one over the
+    next tile, span as many pitches as they are boxes, yet the gap between the winning tile and the hand is no tile
+    to cut."""
     x1, y1, x2, y2 = det.xyxy.T
     return _table_across(lab, float(x1[run].min()), float(x2[run].max()), float(np.median(y1[run])),
-                         float(np.median(y2[run])), unit, tile)
+                         float(np.median(y2[run])), unit, tile, lines=True)
 
 
 def _table_across(lab: LabView, left: float, right: float, top: float, bottom: float, unit: float,
-                  tile: np.ndarray) -> bool:
-    """Whether the table shows anywhere between x = ``left`` and ``right`` of a row (see ``_table_within``)."""
+                  tile: np.ndarray, lines: bool = False) -> bool:
+    """Whether the table shows anywhere between x = ``left`` and ``right`` of a row: a strip a tenth of a tile wide
+    where most pixels are like the table (with ``lines``, nearly all its lines: ``_table_strip``)."""
     strip = max(2.0, 0.1 * unit)
-    return any(_table_strip(lab, a, a + strip, top, bottom, tile)
+    return any(_table_strip(lab, a, a + strip, top, bottom, tile) if lines else
+               not _hole_not_table(lab, a, a + strip, top, bottom, tile)
                for a in np.arange(left + 0.1 * unit, right - 0.1 * unit - strip, strip / 2))
 
 
@@ -232,7 +229,7 @@ def _wide_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], u
             continue
         span = _out_of_step(lab, det, tall, k, unit, pitch, tile, row=row)
         if span is None or any(b in used for b in tall[span[0]:span[1] + 1]) or \
-                w[i] < _wide_bar(det, tall, tall[span[0]:span[1] + 1], unit) * float(np.median(w[near])):
+                w[i] < _wide_bar(det, row, tall, tall[span[0]:span[1] + 1], unit) * float(np.median(w[near])):
             continue  # (no run out of step, or one that shares a box already boxed again)
         first, last, left, right = span
         cuts.append((tall[first:last + 1], left, right, last - first + 2))
@@ -254,19 +251,20 @@ def _narrow_cuts(det: Detections, tall: list[int], unit: float, pitch: float, us
     return cuts
 
 
-def _wide_bar(det: Detections, tall: list[int], run: list[int], unit: float) -> float:
+def _wide_bar(det: Detections, row: list[int], tall: list[int], run: list[int], unit: float) -> float:
     """How wide (a share of the tiles' width) a box of ``run`` must be to hold two tiles: ``WIDE_IN_STEP`` where the
-    boxes touching the run on either side are whole tiles, else ``WIDE`` (a narrow box beside the run is out of
-    step too: the run is not all of what is to be boxed again)."""
+    boxes of the row touching the run on either side (one at least) are whole standing tiles, else ``WIDE`` (a narrow
+    box beside the run is out of step too, and a meld's sideways tile widens the boxes beside it)."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
-    p, q = tall.index(run[0]), tall.index(run[-1])
-    beside = ([tall[p - 1]] if p > 0 and x1[run[0]] - x2[tall[p - 1]] <= TOUCH * unit else []) + \
-        ([tall[q + 1]] if q + 1 < len(tall) and x1[tall[q + 1]] - x2[run[-1]] <= TOUCH * unit else [])
-    return WIDE_IN_STEP if all(x2[b] - x1[b] >= NARROW * unit for b in beside) else WIDE
+    left, right = float(x1[run].min()), float(x2[run].max())
+    beside = [b for b in row if b not in run and ((x1[b] < left and x2[b] >= left - TOUCH * unit)
+                                                  or (x2[b] > right and x1[b] <= right + TOUCH * unit))]
+    whole = all(b in tall and x2[b] - x1[b] >= NARROW * unit for b in beside)
+    return WIDE_IN_STEP if beside and whole else WIDE  # (none touching: a tile set apart, boxed with its gaps)
 
 
-def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pitch: float, height: float,
-                 tile: np.ndarray, used: set[int]) -> list[Cut]:
+def _uneven_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
+                 height: float, tile: np.ndarray, used: set[int]) -> list[Cut]:
     """The fewest touching boxes around a narrow standing box, one of them wide, that span as many pitches as
     they are boxes: right in number but out of step (a box over a tile and a half, then one over the other half),
     so the narrow box's tile would be lost as a sliver or read as no tile. The wide box is as tall as the row's
@@ -279,7 +277,7 @@ def _uneven_cuts(lab: LabView, det: Detections, tall: list[int], unit: float, pi
         if w[i] >= NARROW * unit or i in used:
             continue
         span = _out_of_step(lab, det, tall, k, unit, pitch, tile, more=0, accept=lambda run: any(
-            w[b] >= _wide_bar(det, tall, run, unit) * unit and h[b] >= STANDING * height and b not in used
+            w[b] >= _wide_bar(det, row, tall, run, unit) * unit and h[b] >= STANDING * height and b not in used
             for b in run) and not _table_within(lab, det, run, unit, tile))
         if span is None or any(b in used for b in tall[span[0]:span[1] + 1]):
             continue
@@ -421,7 +419,7 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _narrow_cuts(det, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False, unit=unit)
-        for c in _uneven_cuts(lab, det, tall, unit, pitch, height, colour, used):
+        for c in _uneven_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
