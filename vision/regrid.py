@@ -123,14 +123,27 @@ def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float,
     """Whether most of a narrow hole between x = ``a`` and ``b`` of a row is unlike the table above or below it
     (further from it than half the way to the tiles' colour): a tile's face shows there, sticks or ink included,
     which the test against the tiles' ivory (``_hole_like_tiles``) misses in a hole a few pixels wide."""
+    seen = _far_from_table(lab, a, b, top, bottom, tile)
+    return seen is not None and _unlike_table(*seen)
+
+
+def _far_from_table(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
+                    ) -> tuple[np.ndarray, bool] | None:
+    """The pixels of the hole between x = ``a`` and ``b`` of a row (``_hole_pixels``) that are further from the
+    table than half the way to the tiles' colour, and whether the table's colour is told from the tiles' at all
+    (``APART``); None where the hole or the table is not in the photo."""
     seen = _hole_pixels(lab, a, b, top, bottom, tile)
     if seen is None:
-        return False
+        return None
     px, table = seen
-    if float(np.linalg.norm(tile - table)) < APART:
-        return False  # (a table of the tiles' own colour: nothing tells a face from the table there)
-    far = np.linalg.norm(px - table, axis=2) > 0.5 * float(np.linalg.norm(tile - table))
-    return bool(far.mean() >= LIKE_TILES)
+    apart = float(np.linalg.norm(tile - table))
+    return np.linalg.norm(px - table, axis=2) > 0.5 * apart, apart >= APART
+
+
+def _unlike_table(far: np.ndarray, apart: bool) -> bool:
+    """Whether most of a hole is unlike the table (``_far_from_table``'s result); never on a table of the tiles' own
+    colour, where nothing tells a face from the table."""
+    return apart and bool(far.mean() >= LIKE_TILES)
 
 
 def _table_within(lab: LabView, det: Detections, run: list[int], unit: float, tile: np.ndarray) -> bool:
@@ -157,14 +170,12 @@ def _table_strip(lab: LabView, a: float, b: float, top: float, bottom: float, ti
     """Whether a strip of a row shows the table: like it (``_hole_not_table`` says no face) from top to bottom,
     ``TABLE_LINES`` of its lines each mostly like the table. A column of dark sticks in dim light is as dark as
     the table, but the face's ivory shows between its sticks."""
-    if _hole_not_table(lab, a, b, top, bottom, tile):
-        return False
-    seen = _hole_pixels(lab, a, b, top, bottom, tile)
+    seen = _far_from_table(lab, a, b, top, bottom, tile)
     if seen is None:
         return True
-    px, table = seen
-    far = np.linalg.norm(px - table, axis=2) > 0.5 * float(np.linalg.norm(tile - table))
-    return bool((far.mean(1) < LIKE_TILES).mean() >= TABLE_LINES)
+    if _unlike_table(*seen):
+        return False
+    return bool((seen[0].mean(1) < LIKE_TILES).mean() >= TABLE_LINES)
 
 
 def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
