@@ -284,3 +284,49 @@ def test_a_tile_set_apart_boxed_a_fifth_too_wide_is_not_cut() -> None:
                 + [(x, x + WIDTH) for x in lefts[7:]])
     out = regridded(img, det)
     assert np.array_equal(np.sort(out.xyxy, axis=0), np.sort(det.xyxy, axis=0))
+
+
+def test_narrow_boxes_with_a_tiles_lower_part_across_their_hole_are_boxed_again_in_step() -> None:
+    """Held-out handheld hand 10: three bamboo tiles boxed as four narrow boxes over their columns of sticks, with
+    lower boxes over parts of tiles across the holes between them. The part makes the boxes either side of a hole
+    touch, so the four are one run over three tiles; they are set at the row's pitch from the box before, and the
+    parts go with them (else a gap opens and the tiles are read as a meld of their own)."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    narrow = [(lefts[3] + 4, lefts[3] + 36), (lefts[3] + 32, lefts[4] + 12), (lefts[4] + 23, lefts[5] + 8),
+              (lefts[5] + 8, lefts[5] + 43)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + narrow + [(x, x + WIDTH) for x in lefts[6:]])
+    parts = Detections(np.float32([[lefts[3] - 5, TOP + 15, lefts[3] + 12, BOTTOM],
+                                   [lefts[4] + 6, TOP + 15, lefts[4] + 26, BOTTOM]]), np.full(2, 0.5, np.float32),
+                       back_score=np.zeros(2, np.float32))
+    out = regridded(table(lefts), Detections.boxes_of([det, parts]))
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)
+
+
+def test_boxes_out_of_step_at_a_stretchs_end_are_boxed_again_from_the_table_beside_it() -> None:
+    """Held-out handheld hand 10 as the finder boxed it once: the last tiles of a stretch of touching tiles boxed a
+    third of a tile late and narrow, with the table past them before the next group. No box in step
+    follows them; the stretch's end, where the table shows, is the anchor on that side."""
+    lefts = [10 + PITCH * k for k in range(7)] + [400, 450, 500]
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + [(lefts[3], lefts[3] + WIDTH)]
+                + [(lefts[4] + 17, lefts[4] + 57), (lefts[5] + 15, lefts[5] + 55), (lefts[6] + 13, lefts[6] + WIDTH)]
+                + [(x, x + WIDTH) for x in lefts[7:]])
+    out = regridded(table(lefts, 560), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)
+
+
+def test_a_narrow_box_in_step_squeezed_between_its_neighbours_is_boxed_as_a_whole_tile() -> None:
+    """Held-out handheld hand 16: an East boxed narrow, in step with the row but touching the boxes either side of
+    it, has no hole to grow into; left narrow it was later dropped as a part of a tile and the East lost. It is
+    boxed again as a whole tile at the row's pitch."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    spans = [(x - 5.0, x + 53.0) for x in lefts]
+    spans[5] = (lefts[5] - 4.0, lefts[5] + 41.0)
+    img = table(lefts)
+    img[TOP + 20:TOP + 50, lefts[5] + 14:lefts[5] + 34] = (215, 230, 235)  # (its face: a few thin strokes)
+    img[TOP + 20:TOP + 50:10, lefts[5] + 14:lefts[5] + 34] = (120, 40, 30)
+    out = regridded(img, boxes(spans))
+    assert len(out) == len(lefts)
+    tile5 = out.xyxy[np.argsort(out.xyxy[:, 0])[5]]
+    assert abs(tile5[0] - (lefts[5] - 5)) <= 2 and abs(tile5[2] - tile5[0] - 58) <= 2

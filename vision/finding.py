@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .apart import tile_set_apart
 from .blur import blurred, sharpened
 from .crops import PITCHED_MOST, aspects, side_by_side
 from .detections import Detections, box_areas, intersections, squashed
@@ -58,7 +59,9 @@ class SearchConfig:
     fewest touching boxes around a standing box wider than its neighbours that, with a tile-coloured hole beside
     them, span one tile more than they are boxes, a run of touching narrow boxes that spans one tile fewer, and a
     wide box touching a narrow one over as many tiles as boxes, are boxed again one tile at a time, and a narrow box
-    with the rest of its tile beside it grows over it (``regrid.regridded``)."""
+    with the rest of its tile beside it grows over it (``regrid.regridded``); ``set_apart``: a tile-coloured patch
+    of a tile's size past a row's right end where no box lies, the table around it, is boxed as the tile set apart
+    (``apart.tile_set_apart``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True
@@ -72,6 +75,7 @@ class SearchConfig:
     row_ends: bool = True
     fill_holes: bool = True
     regrid: bool = True
+    set_apart: bool = True
 
 
 @dataclass
@@ -267,6 +271,8 @@ class Search:
             best = filled_holes(small, best)
         if self.config.regrid:
             best = regridded(small, best)
+        if self.config.set_apart:
+            best = tile_set_apart(small, best)
         best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
         best = join_parts(best) if close else best

@@ -50,6 +50,7 @@ INSIDE = 0.5  # tile widths: the widest hole between two boxes of one stretch of
 SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch apart than this share of it are out of
 # step
 IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
+PAST = 0.3  # tile widths past a stretch's end tile where no box and the table show: the stretch ends there
 
 
 def _hole_pixels(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
@@ -166,14 +167,16 @@ def _table_across(lab: LabView, left: float, right: float, top: float, bottom: f
                for a in np.arange(left + 0.1 * unit, right - 0.1 * unit - strip, strip / 2))
 
 
-def _table_strip(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+def _table_strip(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray, sure: bool = False
+                 ) -> bool:
     """Whether a strip of a row shows the table: like it (``_hole_not_table`` says no face) from top to bottom,
     ``TABLE_LINES`` of its lines each mostly like the table. A column of dark sticks in dim light is as dark as
-    the table, but the face's ivory shows between its sticks."""
+    the table, but the face's ivory shows between its sticks. With ``sure``, never where the strip is not in the
+    photo or the table's colour is not told from the tiles'."""
     seen = _far_from_table(lab, a, b, top, bottom, tile)
     if seen is None:
-        return True
-    if _unlike_table(*seen):
+        return not sure
+    if _unlike_table(*seen) or sure and not seen[1]:
         return False
     return bool((seen[0].mean(1) < LIKE_TILES).mean() >= TABLE_LINES)
 
@@ -183,15 +186,24 @@ def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
     return max(0.0, min(a2, b2) - max(a1, b1))
 
 
-def _narrow_runs(det: Detections, tall: list[int], unit: float, used: set[int]) -> list[list[int]]:
-    """The runs (two or more, left to right) of touching standing boxes of ``tall`` each under ``NARROW`` of the
-    row's tile width, none already boxed again."""
+def _bridged(det: Detections, parts: list[int], a: int, b: int, unit: float) -> bool:
+    """Whether one of ``parts`` (lower, narrow boxes of the row: parts of tiles) is boxed across the hole between
+    boxes ``a`` and ``b`` (to within ``TOUCH`` of each): the two touch the same tile's part."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    return any(x1[j] <= x2[a] + TOUCH * unit and x2[j] >= x1[b] - TOUCH * unit for j in parts)
+
+
+def _narrow_runs(det: Detections, row: list[int], tall: list[int], unit: float, used: set[int]) -> list[list[int]]:
+    """The runs (two or more, left to right) of touching standing boxes of ``tall`` each under ``NARROW`` of the
+    row's tile width, none already boxed again; two with a part of a tile boxed across the hole between them
+    (``_bridged``) touch."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    parts = [j for j in row if j not in tall and x2[j] - x1[j] < NARROW * unit]
     runs: list[list[int]] = []
     run: list[int] = []
     for i in tall:
         narrow = x2[i] - x1[i] < NARROW * unit and i not in used
-        if narrow and run and x1[i] - x2[run[-1]] <= TOUCH * unit:
+        if narrow and run and (x1[i] - x2[run[-1]] <= TOUCH * unit or _bridged(det, parts, run[-1], i, unit)):
             run.append(i)
             continue
         if len(run) >= 2:
@@ -248,18 +260,49 @@ def _wide_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], u
     return cuts
 
 
-def _narrow_cuts(det: Detections, tall: list[int], unit: float, pitch: float, used: set[int]) -> list[Cut]:
-    """The runs of touching narrow boxes that span one pitch fewer than they are boxes."""
+def _narrow_cuts(det: Detections, row: list[int], tall: list[int], unit: float, pitch: float, used: set[int]
+                 ) -> list[Cut]:
+    """The runs of touching narrow boxes that span one pitch fewer than they are boxes; where a whole box touches
+    a run's end, its tiles are set at the row's pitch from that box's middle (``_anchored``)."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     cuts = []
-    for run in _narrow_runs(det, tall, unit, used):
-        length = float(x2[run[-1]] - x1[run[0]])
+    for run in _narrow_runs(det, row, tall, unit, used):
+        left, right = float(x1[run[0]]), float(x2[run[-1]])
         n = len(run) - 1  # (one tile fewer than boxes, within FIT pitches)
-        if abs(length / pitch - n) > FIT:
+        if abs((right - left) / pitch - n) > FIT:
             continue
-        cuts.append((run, float(x1[run[0]]), float(x2[run[-1]]), n))
+        left, right = _anchored(det, row, tall, run, left, right, unit, pitch, used, n)
+        cuts.append((run, left, right, n))
         used.update(run)
+        used.update(_parts_within(det, row, tall, left, right))
     return cuts
+
+
+def _anchored(det: Detections, row: list[int], tall: list[int], run: list[int], left: float, right: float,
+              unit: float, pitch: float, used: set[int], n: int) -> tuple[float, float]:
+    """A run's span set from the middles of the whole boxes touching its ends (half a pitch past each), where
+    it still holds ``n`` tiles within ``FIT``: the tiles boxed again then stand in step with their neighbours
+    (no gap between groups opens where the run's first box began late)."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    parts = [j for j in row if j not in tall and x2[j] - x1[j] < NARROW * unit]
+    k, m = tall.index(run[0]), tall.index(run[-1])
+    lo, hi = left, right
+    if k > 0 and (a := tall[k - 1]) not in used and x2[a] - x1[a] >= NARROW * unit and \
+            (left - x2[a] <= TOUCH * unit or _bridged(det, parts, a, run[0], unit)):
+        lo = float(x1[a] + x2[a]) / 2 + pitch / 2
+    if m + 1 < len(tall) and (b := tall[m + 1]) not in used and x2[b] - x1[b] >= NARROW * unit and \
+            (x1[b] - right <= TOUCH * unit or _bridged(det, parts, run[-1], b, unit)):
+        hi = float(x1[b] + x2[b]) / 2 - pitch / 2
+    return (lo, hi) if abs((hi - lo) / pitch - n) <= FIT else (left, right)
+
+
+def _parts_within(det: Detections, row: list[int], tall: list[int], left: float, right: float) -> list[int]:
+    """The row's lower boxes (not in ``tall``) whose middles lie between x = ``left`` and ``right`` (or a quarter of
+    a tile beyond, where the tiles boxed again reach over them): parts of the tiles boxed again there, dropped with
+    the boxes they replace."""
+    mid = (det.xyxy[:, 0] + det.xyxy[:, 2]) / 2
+    reach = 0.25 * float(np.median(det.xyxy[tall, 2] - det.xyxy[tall, 0]))
+    return [j for j in row if j not in tall and left - reach < mid[j] < right + reach]
 
 
 def _wide_bar(det: Detections, row: list[int], tall: list[int], run: list[int], unit: float) -> float:
@@ -299,25 +342,30 @@ def _uneven_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int],
 
 
 def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
-            tile: np.ndarray, used: set[int]) -> list[tuple[int, int]]:
+            tile: np.ndarray, used: set[int]) -> list[tuple[int, int, bool, bool]]:
     """The runs of ``tall`` (first and last positions) of boxes out of step with the row's pitch or narrow (a part
     of a tile), each between two boxes in step (its anchors, not in the run) of one stretch of touching tiles: no
     table and no other box of the row (a meld's sideways tile) between them, and no box already boxed again
-    (``used``) in it or as its anchor."""
+    (``used``) in it or as its anchor. A run at the end of its stretch, with the table just past it
+    (``_table_past``), is anchored there by its edge instead: with each run, whether a box anchors it on the left
+    and on the right."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     mid = (x1 + x2) / 2
     others = [j for j in row if j not in tall]
+    sideways = [j for j in others if x2[j] - x1[j] >= NARROW * unit]  # (lower and narrow: a part of a tile)
     top, bottom = float(np.median(det.xyxy[tall, 1])), float(np.median(det.xyxy[tall, 3]))
     out = [bool(x2[i] - x1[i] < NARROW * unit) for i in tall]
     joined = []  # per neighbouring pair of ``tall``: one stretch of touching tiles
     for k, (a, b) in enumerate(zip(tall, tall[1:])):
         hole = float(x1[b] - x2[a])  # (a hole past ``TOUCH`` may be a tile's part the finder left out, never wide)
-        joined.append(not (any(mid[a] < mid[j] < mid[b] for j in others) or a in used or b in used or (
+        if _bridged(det, [j for j in others if j not in sideways], a, b, unit):
+            hole = 0.0
+        joined.append(not (any(mid[a] < mid[j] < mid[b] for j in sideways) or a in used or b in used or (
             hole > TOUCH * unit and (hole > INSIDE * unit or not _hole_not_table(lab, x2[a], x1[b], top, bottom,
                                                                                 tile)))))
         if joined[-1] and abs(mid[b] - mid[a] - pitch) > SKEW * pitch:
             out[k] = out[k + 1] = True
-    runs: list[tuple[int, int]] = []
+    runs: list[tuple[int, int, bool, bool]] = []
     k = 0
     while k < len(tall):
         if not out[k]:
@@ -326,10 +374,24 @@ def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
         first = k
         while k + 1 < len(tall) and out[k + 1] and joined[k]:
             k += 1
-        if first >= 1 and k + 1 < len(tall) and joined[first - 1] and joined[k]:
-            runs.append((first, k))
+        left, right = first >= 1 and joined[first - 1], k + 1 < len(tall) and joined[k]
+        if left and right or left and _table_past(lab, det, row, tall[k], 1, unit, top, bottom, tile) or \
+                right and _table_past(lab, det, row, tall[first], -1, unit, top, bottom, tile):
+            runs.append((first, k, left, right))
         k += 1
     return runs
+
+
+def _table_past(lab: LabView, det: Detections, row: list[int], i: int, side: int, unit: float, top: float,
+                bottom: float, tile: np.ndarray) -> bool:
+    """Whether a stretch of touching tiles ends at box ``i``'s edge on ``side`` (-1 left, 1 right): no box of the
+    row lies within ``PAST`` tile widths beyond it, and the table shows there (``_table_strip``, where the table's
+    colour is told from the tiles')."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    a, b = (float(x2[i]), float(x2[i]) + PAST * unit) if side > 0 else (float(x1[i]) - PAST * unit, float(x1[i]))
+    if any(x2[j] > a and x1[j] < b for j in row if j != i):
+        return False
+    return _table_strip(lab, a, b, top, bottom, tile, sure=True)
 
 
 def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
@@ -343,21 +405,38 @@ def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int],
     x1, y1, x2, y2 = det.xyxy.T
     mid = (x1 + x2) / 2
     cuts = []
-    for first, last in _chains(lab, det, row, tall, unit, pitch, tile, used):
-        run, a, b = tall[first:last + 1], tall[first - 1], tall[last + 1]
-        pitches = float(mid[b] - mid[a]) / pitch
+    for first, last, left_box, right_box in _chains(lab, det, row, tall, unit, pitch, tile, used):
+        run = tall[first:last + 1]
+        # from the anchors' middles, or from a stretch's edge (half a pitch from its end tile's middle)
+        lo = float(mid[tall[first - 1]] if left_box else x1[run[0]])
+        hi = float(mid[tall[last + 1]] if right_box else x2[run[-1]])
+        edges = 0.5 * ((not left_box) + (not right_box))
+        pitches = (hi - lo) / pitch + edges
         n = round(pitches) - 1
         if n < 1 or abs(pitches - n - 1) > FIT or n > len(run) + 1 \
                 or any(y2[i] - y1[i] < STANDING * height and x2[i] - x1[i] >= NARROW * unit for i in run) \
-                or _table_across(lab, float(x2[a]), float(x1[b]), float(np.median(y1[run])),
+                or _table_across(lab, float(x2[tall[first - 1]]) if left_box else lo,
+                                 float(x1[tall[last + 1]]) if right_box else hi, float(np.median(y1[run])),
                                  float(np.median(y2[run])), unit, tile):
             continue
-        step = float(mid[b] - mid[a]) / (n + 1)
-        if n == len(run) and all(abs(mid[i] - mid[a] - (j + 1) * step) <= IN_STEP * pitch for j, i in enumerate(run)):
+        step = (hi - lo) / (n + 1 - edges)
+        left, right = lo + step / 2 * left_box, hi - step / 2 * right_box
+        if n == len(run) and all(abs(mid[i] - left - (j + 0.5) * step) <= IN_STEP * pitch for j, i in enumerate(run)) \
+                and all(_room(det, row, i, unit) for i in run if x2[i] - x1[i] < NARROW * unit):
             continue  # (in step after all: a narrow box where it should be only grows, ``_widened``)
-        cuts.append((run, float(mid[a]) + step / 2, float(mid[b]) - step / 2, n))
+        cuts.append((run, left, right, n))
         used.update(run)
+        used.update(_parts_within(det, row, tall, lo, hi))
     return cuts
+
+
+def _room(det: Detections, row: list[int], i: int, unit: float) -> bool:
+    """Whether box ``i`` has a hole beside it (``HOLE``) before the row's next box on either side, to grow into
+    (``_widened``); a narrow box in step squeezed between its neighbours has none, and is boxed again at the
+    row's pitch instead (else it is dropped as a part of a tile, and its tile is lost)."""
+    x1, x2 = float(det.xyxy[i, 0]), float(det.xyxy[i, 2])
+    before, after = _beside(det, row, [i], x1, x2)
+    return (before is None or x1 - before > HOLE[0] * unit) or (after is None or after - x2 > HOLE[0] * unit)
 
 
 def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, height: float,
@@ -428,7 +507,7 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
         used: set[int] = set()
         for c in _wide_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
-        for c in _narrow_cuts(det, tall, unit, pitch, used):
+        for c in _narrow_cuts(det, row, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False, unit=unit)
         for c in _uneven_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
