@@ -330,3 +330,25 @@ def test_a_narrow_box_in_step_squeezed_between_its_neighbours_is_boxed_as_a_whol
     assert len(out) == len(lefts)
     tile5 = out.xyxy[np.argsort(out.xyxy[:, 0])[5]]
     assert abs(tile5[0] - (lefts[5] - 5)) <= 2 and abs(tile5[2] - tile5[0] - 58) <= 2
+
+
+def test_a_stretch_boxed_one_tile_too_many_is_boxed_again_at_its_lengths_count() -> None:
+    """Held-out motion15 hand 10: five tiles of a stretch boxed as six boxes, each in step with the one before (they
+    drift a fifth of a tile each), the table at both its ends. The row's other stretch gives the pitch; the
+    stretch's length holds five pitches, so it is boxed again as five tiles."""
+    lefts = [10 + PITCH * k for k in range(8)] + [460 + PITCH * k for k in range(5)]
+    drift = (lefts[-1] + WIDTH - lefts[8] - WIDTH) / 5  # (six boxes over the five tiles' span)
+    det = boxes([(x, x + WIDTH) for x in lefts[:8]] + [(lefts[8] + k * drift, lefts[8] + k * drift + WIDTH)
+                                                       for k in range(6)])
+    out = regridded(table(lefts, 760), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)
+
+
+def test_a_stretch_whose_length_is_no_whole_count_of_tiles_is_left_as_it_is() -> None:
+    """Five boxes in step over a stretch four and a half pitches long (no count told): nothing is boxed again."""
+    lefts = [10 + PITCH * k for k in range(8)]
+    det = boxes([(x, x + WIDTH) for x in lefts] + [(460 + k * 43.75, 460 + k * 43.75 + WIDTH) for k in range(5)])
+    img = table(lefts, 760)
+    img[TOP:BOTTOM, 460:683] = (215, 230, 235)
+    assert np.array_equal(np.sort(regridded(img, det).xyxy, axis=0), np.sort(det.xyxy, axis=0))

@@ -17,7 +17,11 @@ two boxes in step of one stretch of touching tiles are replaced by the tiles the
 box over the halves of two bamboo tiles, a tile's columns of sticks each boxed). The row's tile width is measured
 without slivers, and on a table of the tiles' own colour no gap is taken for a face. A strip of a run shows the
 table only where nearly all its lines do: in dim light a column of dark sticks is as dark as the table, but the
-face's ivory shows between its rows of sticks.
+face's ivory shows between its rows of sticks. A run out of step at the end of a stretch of touching tiles is
+anchored by the table past it; narrow boxes with a lower part of a tile boxed across the hole between them touch.
+Last, a stretch of touching tiles with the table at both ends whose length holds one tile more or fewer than its
+boxes (boxes each in step with the one before may drift a third of a tile over a few tiles) is boxed again at
+that count.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch ap
 # step
 IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
 PAST = 0.3  # tile widths past a stretch's end tile where no box and the table show: the stretch ends there
+RECOUNT_FIT = 0.2  # how far (pitches) a stretch's length may be from a whole number of tiles to be counted by it
 
 
 def _hole_pixels(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
@@ -351,19 +356,11 @@ def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
     and on the right."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     mid = (x1 + x2) / 2
-    others = [j for j in row if j not in tall]
-    sideways = [j for j in others if x2[j] - x1[j] >= NARROW * unit]  # (lower and narrow: a part of a tile)
     top, bottom = float(np.median(det.xyxy[tall, 1])), float(np.median(det.xyxy[tall, 3]))
     out = [bool(x2[i] - x1[i] < NARROW * unit) for i in tall]
-    joined = []  # per neighbouring pair of ``tall``: one stretch of touching tiles
+    joined = _joined(lab, det, row, tall, unit, tile, used)
     for k, (a, b) in enumerate(zip(tall, tall[1:])):
-        hole = float(x1[b] - x2[a])  # (a hole past ``TOUCH`` may be a tile's part the finder left out, never wide)
-        if _bridged(det, [j for j in others if j not in sideways], a, b, unit):
-            hole = 0.0
-        joined.append(not (any(mid[a] < mid[j] < mid[b] for j in sideways) or a in used or b in used or (
-            hole > TOUCH * unit and (hole > INSIDE * unit or not _hole_not_table(lab, x2[a], x1[b], top, bottom,
-                                                                                tile)))))
-        if joined[-1] and abs(mid[b] - mid[a] - pitch) > SKEW * pitch:
+        if joined[k] and abs(mid[b] - mid[a] - pitch) > SKEW * pitch:
             out[k] = out[k + 1] = True
     runs: list[tuple[int, int, bool, bool]] = []
     k = 0
@@ -380,6 +377,26 @@ def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
             runs.append((first, k, left, right))
         k += 1
     return runs
+
+
+def _joined(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, tile: np.ndarray,
+            used: set[int]) -> list[bool]:
+    """Per neighbouring pair of ``tall``: whether the two are of one stretch of touching tiles (no table and no
+    other box of the row, a meld's sideways tile, between them; neither already boxed again). A hole past
+    ``TOUCH`` may be a tile's part the finder left out (its face shows there), never wider than ``INSIDE``; a lower
+    part of a tile boxed across it (``_bridged``) closes it."""
+    x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    mid = (x1 + x2) / 2
+    others = [j for j in row if j not in tall]
+    sideways = [j for j in others if x2[j] - x1[j] >= NARROW * unit]  # (lower and narrow: a part of a tile)
+    top, bottom = float(np.median(det.xyxy[tall, 1])), float(np.median(det.xyxy[tall, 3]))
+    joined = []
+    for a, b in zip(tall, tall[1:]):
+        hole = 0.0 if _bridged(det, [j for j in others if j not in sideways], a, b, unit) else float(x1[b] - x2[a])
+        joined.append(not (any(mid[a] < mid[j] < mid[b] for j in sideways) or a in used or b in used or (
+            hole > TOUCH * unit and (hole > INSIDE * unit or not _hole_not_table(lab, x2[a], x1[b], top, bottom,
+                                                                                tile)))))
+    return joined
 
 
 def _table_past(lab: LabView, det: Detections, row: list[int], i: int, side: int, unit: float, top: float,
@@ -422,8 +439,10 @@ def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int],
         step = (hi - lo) / (n + 1 - edges)
         left, right = lo + step / 2 * left_box, hi - step / 2 * right_box
         if n == len(run) and all(abs(mid[i] - left - (j + 0.5) * step) <= IN_STEP * pitch for j, i in enumerate(run)) \
-                and all(_room(det, row, i, unit) for i in run if x2[i] - x1[i] < NARROW * unit):
-            continue  # (in step after all: a narrow box where it should be only grows, ``_widened``)
+                and (abs(pitches - n - 1) > IN_STEP or all(_room(det, row, i, unit) for i in run
+                                                            if x2[i] - x1[i] < NARROW * unit)):
+            continue  # (in step after all: a narrow box where it should be only grows, ``_widened``; one with no
+            # room boxed again only where its anchors lie a whole number of pitches apart: else a phantom in a gap)
         cuts.append((run, left, right, n))
         used.update(run)
         used.update(_parts_within(det, row, tall, lo, hi))
@@ -433,7 +452,8 @@ def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int],
 def _room(det: Detections, row: list[int], i: int, unit: float) -> bool:
     """Whether box ``i`` has a hole beside it (``HOLE``) before the row's next box on either side, to grow into
     (``_widened``); a narrow box in step squeezed between its neighbours has none, and is boxed again at the
-    row's pitch instead (else it is dropped as a part of a tile, and its tile is lost)."""
+    row's pitch instead where its anchors lie a whole number of pitches apart (else it is dropped as a part of a
+    tile, and its tile is lost)."""
     x1, x2 = float(det.xyxy[i, 0]), float(det.xyxy[i, 2])
     before, after = _beside(det, row, [i], x1, x2)
     return (before is None or x1 - before > HOLE[0] * unit) or (after is None or after - x2 > HOLE[0] * unit)
@@ -490,10 +510,71 @@ def _tiles_of(det: Detections, cut: Cut, nearest: bool, unit: float) -> list[tup
 
 def regridded(img: np.ndarray, det: Detections) -> Detections:
     """``det`` (boxes in ``img``'s pixels, rows running across) with each run of boxes out of step boxed again one
-    tile at a time."""
+    tile at a time, then each stretch of touching tiles boxed one tile too many or too few boxed again at its
+    length's count (``_recounted``)."""
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
     lab = LabView(img)
+    return _recounted(lab, _boxed_again(lab, det))
+
+
+def _recounted(lab: LabView, det: Detections) -> Detections:
+    """``det`` with each stretch of touching standing tiles, the table at both its ends, whose length holds a whole
+    number of pitches (within ``RECOUNT_FIT``) one more or one fewer than its boxes, boxed again as that many
+    tiles at equal steps. Why: boxes each in step with the one before may still drift a third of a tile over a
+    few bamboo tiles, and one tile is lost or one too many read, where the stretch's length tells the count."""
+    standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
+    x1, y1, x2, y2 = det.xyxy.T
+    tiles: list[tuple[list[float], float, float]] = []
+    cut: list[int] = []
+    for row in rows_of(det):
+        neat = _neat_row(det, row, standing)
+        tile = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
+        if neat is None or tile is None:
+            continue
+        tall, unit, pitch, height = neat
+        for run in _stretches(_joined(lab, det, row, tall, unit, tile, set()), tall):
+            est = (float(x2[run[-1]] - x1[run[0]]) - (unit - pitch)) / pitch  # (boxes overlap by unit - pitch)
+            n = round(est)
+            top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
+            if abs(n - len(run)) != 1 or n < 2 or abs(est - n) > RECOUNT_FIT \
+                    or any(y2[i] - y1[i] < STANDING * height for i in run) \
+                    or not all(_table_past(lab, det, row, i, side, unit, top, bottom, tile)
+                               for i, side in ((run[0], -1), (run[-1], 1))) \
+                    or _table_across(lab, float(x1[run[0]]), float(x2[run[-1]]), top, bottom, unit, tile, lines=True):
+                continue
+            step = (float(x2[run[-1]] - x1[run[0]]) - unit) / (n - 1)
+            span = (run, float(x1[run[0]]) + (unit - step) / 2, float(x2[run[-1]]) - (unit - step) / 2, n)
+            tiles += _tiles_of(det, span, nearest=True, unit=unit)
+            cut += run
+    return _replaced(det, tiles, cut)
+
+
+def _replaced(det: Detections, tiles: list[tuple[list[float], float, float]], cut: list[int]) -> Detections:
+    """``det`` with the boxes ``cut`` replaced by ``tiles`` (each a box, its score and its face-down score)."""
+    if not tiles:
+        return det
+    added = Detections(np.array([t[0] for t in tiles], np.float32), np.array([t[1] for t in tiles], np.float32),
+                       back_score=None if det.back_score is None else np.array([t[2] for t in tiles], np.float32))
+    keep = [i for i in range(len(det)) if i not in cut]
+    return Detections.boxes_of([det[keep], added])
+
+
+
+def _stretches(joined: list[bool], tall: list[int]) -> list[list[int]]:
+    """``tall`` cut where two neighbours are not ``joined``: its stretches of touching tiles."""
+    out, run = [], tall[:1]
+    for k, i in enumerate(tall[1:]):
+        if joined[k]:
+            run.append(i)
+        else:
+            out.append(run)
+            run = [i]
+    return out + [run] if run else out
+
+
+def _boxed_again(lab: LabView, det: Detections) -> Detections:
+    """``det`` with each run of boxes out of step boxed again one tile at a time (the cuts above)."""
     standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
@@ -519,9 +600,4 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
         det = det.copy()
         for i, (left, right) in grown.items():
             det.xyxy[i, 0], det.xyxy[i, 2] = left, right
-    if not tiles:
-        return det
-    added = Detections(np.array([t[0] for t in tiles], np.float32), np.array([t[1] for t in tiles], np.float32),
-                       back_score=None if det.back_score is None else np.array([t[2] for t in tiles], np.float32))
-    keep = [i for i in range(len(det)) if i not in cut]
-    return Detections.boxes_of([det[keep], added])
+    return _replaced(det, tiles, cut)

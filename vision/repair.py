@@ -17,7 +17,8 @@
   two tiles wide and a whole tile tall (two bamboo tiles drawn edge to edge) becomes two. A meld's sideways tile
   is about 1.4 tiles wide and a third less tall; in a loose pile one seen askew can be as wide, so piles are not
   split. A meld's sideways tile read as two halves (two boxes of a sideways tile's height, touching, together
-  about 1.35 tiles wide) becomes one box.
+  about 1.35 tiles wide) becomes one box. In a row laid out as a hand, a standing tile read as its top and bottom
+  halves (a blurred four of dots read as two twos), or as one half alone, becomes one box the row's height.
 
 Only rows with at least three upright tiles are repaired (their median width is the measure; tiles seen from a
 pitched phone are squat, up to ``SQUAT``, and still count as upright); sideways tiles are wider, never narrower,
@@ -44,6 +45,9 @@ SQUAT = 1.22  # the widest upright tile (width over height): a phone pitched 45 
 # (a tile turned by a quarter, a discard, is 1.33: not upright)
 SIDE_HEIGHT = (0.55, 0.92)  # a sideways tile's height, a share of its row's upright tiles' (about 0.75)
 SIDE_WIDTH = (1.15, 1.65)  # and its width, in upright tile widths (about 1.35), whatever the phone's pitch
+HALF = (0.35, 0.65)  # a standing tile's top or bottom half boxed alone: this share of its row's height
+HALF_WIDTH = (0.75, 1.15)  # and this many tile widths wide
+HALF_ALONE = 0.62  # a half with no other half under or over it: this share of the row's height at most
 SIDE_NEAR = 0.85  # and its height at most this share of its upright neighbours' (a row's far end is smaller)
 
 
@@ -104,7 +108,7 @@ def _mended_row(det: Detections, row: list[int], unit: float, height: float) -> 
             if 1.75 * unit <= w[i] <= 2.3 * unit and h[i] >= 0.85 * height:
                 mid = (x1[i] + x2[i]) / 2
                 out.append(([i], [x1[i], y1[i], mid, y2[i], mid, y1[i], x2[i], y2[i]]))
-    return out + _sideways_halves(det, row, unit, height)
+    return out + _sideways_halves(det, row, unit, height) + _stacked_halves(det, row, unit, height)
 
 
 def _sideways_halves(det: Detections, row: list[int], unit: float, height: float
@@ -128,6 +132,40 @@ def _sideways_halves(det: Detections, row: list[int], unit: float, height: float
                 and abs(y2[a] - y2[b]) <= 0.15 * height and abs(y1[a] - y1[b]) <= 0.2 * height
                 and not any(x1[a] < (x1[i] + x2[i]) / 2 < x2[b] for i in row if i not in (a, b))):
             out.append(([a, b], [left, top, right, bottom]))
+    return out
+
+
+def _stacked_halves(det: Detections, row: list[int], unit: float, height: float
+                    ) -> list[tuple[list[int], list[float]]]:
+    """A standing tile read as its top and bottom halves (boxes a tile wide and about half as tall, one above the
+    other: a blurred four of dots read as two twos), or as one half alone, in a row laid out as a hand: one box
+    from the top to the bottom of the whole tiles beside it. A lone half is at most ``HALF_ALONE`` of the row's
+    height and ``HALF_WIDTH[1]`` tiles wide (a meld's sideways tile is lower than a standing one, but wider)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    halves = [i for i in row if HALF_WIDTH[0] * unit <= w[i] <= HALF_WIDTH[1] * unit
+              and HALF[0] * height <= h[i] <= HALF[1] * height]
+    if not halves or not _laid_out(det, row, unit, height):
+        return []
+    whole = sorted((i for i in row if 0.75 * unit <= w[i] <= 1.25 * unit and h[i] >= 0.8 * height),
+                   key=lambda i: float(x1[i]))
+    out: list[tuple[list[int], list[float]]] = []
+    taken: set[int] = set()
+    for a in halves:
+        if a in taken:
+            continue
+        near = sorted(whole, key=lambda i: abs(float(x1[i] - x1[a])))[:4]  # (a tilted row: its nearby top)
+        top, bottom = float(np.median(y1[near])), float(np.median(y2[near]))
+        over = [b for b in row if b != a and min(x2[a], x2[b]) - max(x1[a], x1[b]) > 0.5 * min(w[a], w[b])]
+        mates = [b for b in over if b in halves and b not in taken]
+        if len(over) > 1 or over and not mates or not mates and h[a] > HALF_ALONE * height:
+            continue  # (another box over it: a whole tile or something else, not its other half)
+        parts = [a, *mates]
+        left, right = float(x1[parts].min()), float(x2[parts].max())
+        if any(min(right, x2[i]) - max(left, x1[i]) > 0.35 * unit for i in whole):
+            continue  # (it would overlap a whole tile beside it)
+        taken.update(parts)
+        out.append((parts, [left, min(top, float(y1[parts].min())), right, max(bottom, float(y2[parts].max()))]))
     return out
 
 
