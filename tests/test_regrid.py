@@ -352,3 +352,13 @@ def test_a_stretch_whose_length_is_no_whole_count_of_tiles_is_left_as_it_is() ->
     img = table(lefts, 760)
     img[TOP:BOTTOM, 460:683] = (215, 230, 235)
     assert np.array_equal(np.sort(regridded(img, det).xyxy, axis=0), np.sort(det.xyxy, axis=0))
+
+
+def test_a_tile_lost_in_a_stretch_is_boxed_where_its_face_shows() -> None:
+    """Held-out pitch45 hand 8: no box over one tile of a stretch (a hole a tile wide where its face's ink shows,
+    not the table): the stretch's length holds one tile more than its boxes, so it is boxed again at that count."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:7] + lefts[8:]])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)

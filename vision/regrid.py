@@ -20,8 +20,8 @@ table only where nearly all its lines do: in dim light a column of dark sticks i
 face's ivory shows between its rows of sticks. A run out of step at the end of a stretch of touching tiles is
 anchored by the table past it; narrow boxes with a lower part of a tile boxed across the hole between them touch.
 Last, a stretch of touching tiles with the table at both ends whose length holds one tile more or fewer than its
-boxes (boxes each in step with the one before may drift a third of a tile over a few tiles) is boxed again at
-that count.
+boxes (boxes each in step with the one before may drift a third of a tile over a few tiles; a tile left unboxed
+shows its face's ink in the hole) is boxed again at that count.
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch ap
 IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
 PAST = 0.3  # tile widths past a stretch's end tile where no box and the table show: the stretch ends there
 RECOUNT_FIT = 0.2  # how far (pitches) a stretch's length may be from a whole number of tiles to be counted by it
+RECOUNT_HOLE = 1.2  # tile widths: the widest hole inside a stretch counted (its face shows there: a lost tile)
+INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
+INK_SHARE = 0.03  # the share of a hole's pixels that are ink for it to show a face
 
 
 def _hole_pixels(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
@@ -380,11 +383,12 @@ def _chains(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
 
 
 def _joined(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, tile: np.ndarray,
-            used: set[int]) -> list[bool]:
+            used: set[int], widest: float = INSIDE) -> list[bool]:
     """Per neighbouring pair of ``tall``: whether the two are of one stretch of touching tiles (no table and no
     other box of the row, a meld's sideways tile, between them; neither already boxed again). A hole past
-    ``TOUCH`` may be a tile's part the finder left out (its face shows there), never wider than ``INSIDE``; a lower
-    part of a tile boxed across it (``_bridged``) closes it."""
+    ``TOUCH`` may be a tile's part the finder left out (its face shows there), never wider than ``widest`` tile
+    widths (one wider than ``INSIDE`` shows ink too, ``_shows_ink``: the gap before a tile set apart, lightened
+    by glare, looks like the tiles' ivory); a lower part of a tile boxed across it (``_bridged``) closes it."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     mid = (x1 + x2) / 2
     others = [j for j in row if j not in tall]
@@ -393,10 +397,17 @@ def _joined(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
     joined = []
     for a, b in zip(tall, tall[1:]):
         hole = 0.0 if _bridged(det, [j for j in others if j not in sideways], a, b, unit) else float(x1[b] - x2[a])
-        joined.append(not (any(mid[a] < mid[j] < mid[b] for j in sideways) or a in used or b in used or (
-            hole > TOUCH * unit and (hole > INSIDE * unit or not _hole_not_table(lab, x2[a], x1[b], top, bottom,
-                                                                                tile)))))
+        face = hole <= TOUCH * unit or hole <= widest * unit and _hole_not_table(lab, x2[a], x1[b], top, bottom, tile) \
+            and (hole <= INSIDE * unit or _shows_ink(lab, x2[a], x1[b], top, bottom, tile))
+        joined.append(face and not (any(mid[a] < mid[j] < mid[b] for j in sideways) or a in used or b in used))
     return joined
+
+
+def _shows_ink(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
+    """Whether the hole between x = ``a`` and ``b`` of a row shows a face's ink: ``INK_SHARE`` of its pixels at least
+    ``INK`` darker than the tiles' ivory."""
+    seen = _hole_pixels(lab, a, b, top, bottom, tile)
+    return seen is not None and bool((seen[0][..., 0] < tile[0] - INK).mean() >= INK_SHARE)
 
 
 def _table_past(lab: LabView, det: Detections, row: list[int], i: int, side: int, unit: float, top: float,
@@ -533,7 +544,7 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
         if neat is None or tile is None:
             continue
         tall, unit, pitch, height = neat
-        for run in _stretches(_joined(lab, det, row, tall, unit, tile, set()), tall):
+        for run in _stretches(_joined(lab, det, row, tall, unit, tile, set(), RECOUNT_HOLE), tall):
             est = (float(x2[run[-1]] - x1[run[0]]) - (unit - pitch)) / pitch  # (boxes overlap by unit - pitch)
             n = round(est)
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
