@@ -26,7 +26,7 @@ shows its face's ink in the hole) is boxed again at that count.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -534,16 +534,10 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
     number of pitches (within ``RECOUNT_FIT``) one more or one fewer than its boxes, boxed again as that many
     tiles at equal steps. Why: boxes each in step with the one before may still drift a third of a tile over a
     few bamboo tiles, and one tile is lost or one too many read, where the stretch's length tells the count."""
-    standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
     x1, y1, x2, y2 = det.xyxy.T
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
-    for row in rows_of(det):
-        neat = _neat_row(det, row, standing)
-        tile = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
-        if neat is None or tile is None:
-            continue
-        tall, unit, pitch, height = neat
+    for row, (tall, unit, pitch, height), tile in _neat_rows(lab, det):
         for run in _stretches(_joined(lab, det, row, tall, unit, tile, set(), RECOUNT_HOLE), tall):
             est = (float(x2[run[-1]] - x1[run[0]]) - (unit - pitch)) / pitch  # (boxes overlap by unit - pitch)
             n = round(est)
@@ -572,6 +566,18 @@ def _replaced(det: Detections, tiles: list[tuple[list[float], float, float]], cu
 
 
 
+def _neat_rows(lab: LabView, det: Detections
+               ) -> Iterator[tuple[list[int], tuple[list[int], float, float, float], np.ndarray]]:
+    """Each neat row of ``det`` (``_neat_row``: its standing boxes, tile width, pitch and height) with its tiles'
+    colour; rows too short or loose, or whose tiles' colour is not measured, are passed over."""
+    standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
+    for row in rows_of(det):
+        neat = _neat_row(det, row, standing)
+        colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
+        if neat is not None and colour is not None:
+            yield row, neat, colour
+
+
 def _stretches(joined: list[bool], tall: list[int]) -> list[list[int]]:
     """``tall`` cut where two neighbours are not ``joined``: its stretches of touching tiles."""
     out, run = [], tall[:1]
@@ -586,16 +592,10 @@ def _stretches(joined: list[bool], tall: list[int]) -> list[list[int]]:
 
 def _boxed_again(lab: LabView, det: Detections) -> Detections:
     """``det`` with each run of boxes out of step boxed again one tile at a time (the cuts above)."""
-    standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
     grown: dict[int, tuple[float, float]] = {}
-    for row in rows_of(det):
-        neat = _neat_row(det, row, standing)
-        colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
-        if neat is None or colour is None:
-            continue
-        tall, unit, pitch, height = neat
+    for row, (tall, unit, pitch, height), colour in _neat_rows(lab, det):
         used: set[int] = set()
         for c in _wide_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
