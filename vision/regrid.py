@@ -305,12 +305,13 @@ def _anchored(det: Detections, row: list[int], tall: list[int], run: list[int], 
 
 
 def _parts_within(det: Detections, row: list[int], tall: list[int], left: float, right: float) -> list[int]:
-    """The row's lower boxes (not in ``tall``) whose middles lie between x = ``left`` and ``right`` (or a quarter of
-    a tile beyond, where the tiles boxed again reach over them): parts of the tiles boxed again there, dropped with
-    the boxes they replace."""
+    """The row's lower, narrow boxes (not in ``tall``; a meld's sideways tile is wider) whose middles lie between
+    x = ``left`` and ``right`` (or a quarter of a tile beyond, where the tiles boxed again reach over them): parts
+    of the tiles boxed again there, dropped with the boxes they replace."""
+    w = det.xyxy[:, 2] - det.xyxy[:, 0]
     mid = (det.xyxy[:, 0] + det.xyxy[:, 2]) / 2
-    reach = 0.25 * float(np.median(det.xyxy[tall, 2] - det.xyxy[tall, 0]))
-    return [j for j in row if j not in tall and left - reach < mid[j] < right + reach]
+    unit = float(np.median(w[tall]))
+    return [j for j in row if j not in tall and w[j] < NARROW * unit and left - unit / 4 < mid[j] < right + unit / 4]
 
 
 def _wide_bar(det: Detections, row: list[int], tall: list[int], run: list[int], unit: float) -> float:
@@ -392,7 +393,7 @@ def _joined(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     mid = (x1 + x2) / 2
     others = [j for j in row if j not in tall]
-    sideways = [j for j in others if x2[j] - x1[j] >= NARROW * unit]  # (lower and narrow: a part of a tile)
+    sideways = [j for j in others if x2[j] - x1[j] >= NARROW * unit]  # (the others, narrow too: parts of tiles)
     top, bottom = float(np.median(det.xyxy[tall, 1])), float(np.median(det.xyxy[tall, 3]))
     joined = []
     for a, b in zip(tall, tall[1:]):
