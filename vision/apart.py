@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .detections import Detections
-from .gaps import FILLED_SCORE, TABLE_APART, LabView, table_beside, tiles_colour
+from .gaps import TABLE_APART, LabView, filled_boxes, nearer_tiles, row_tiles, table_beside
 from .layout import rows_of
 from .repair import upright
 
@@ -35,28 +35,22 @@ def tile_set_apart(img: np.ndarray, det: Detections) -> Detections:
         return det
     lab = LabView(img)
     x1, y1, x2, y2 = det.xyxy.T
-    w, h = x2 - x1, y2 - y1
-    whole = upright(w, h)
+    whole = upright(x2 - x1, y2 - y1)
     new: list[list[float]] = []
     for row in rows_of(det):
-        full = [i for i in row if whole[i]]
-        if len(full) < MIN_ROW:
+        measured = row_tiles(lab, det, row, whole, MIN_ROW)
+        if measured is None:
             continue
-        unit, height = float(np.median(w[full])), float(np.median(h[full]))
-        full = sorted((i for i in full if h[i] >= 0.85 * height), key=lambda i: float(x2[i]))
-        tile = tiles_colour(lab, det, full)
-        if tile is None:
-            continue
-        near_end = full[-3:]  # (a pitched or turned row: its top and bottom where it ends)
+        full, unit, _, tile = measured
+        near_end = sorted(full, key=lambda i: float(x2[i]))[-3:]  # (a pitched or turned row: its top and bottom
+        # where it ends)
         top, bottom = float(np.median(y1[near_end])), float(np.median(y2[near_end]))
         box = _apart(lab, det, float(x2[row].max()), top, bottom, unit, tile)
         if box is not None:
             new.append(box)
     if not new:
         return det
-    added = Detections(np.array(new, np.float32), np.full(len(new), FILLED_SCORE, np.float32),
-                       back_score=None if det.back_score is None else np.zeros(len(new), np.float32))
-    return Detections.boxes_of([det, added])
+    return Detections.boxes_of([det, filled_boxes(det, new)])
 
 
 def _apart(lab: LabView, det: Detections, end: float, top: float, bottom: float, unit: float, tile: np.ndarray
@@ -74,8 +68,8 @@ def _apart(lab: LabView, det: Detections, end: float, top: float, bottom: float,
     table = table_beside(lab, a, b, top, bottom, height, tile)
     if table is None or float(np.linalg.norm(tile - table)) < TABLE_APART:
         return None
-    cols = _like_tile(lab.region(int(top + 0.15 * height), int(bottom - 0.15 * height), int(a), int(b)), tile,
-                      table).mean(0) >= LIKE
+    band = lab.region(int(top + 0.15 * height), int(bottom - 0.15 * height), int(a), int(b))
+    cols = nearer_tiles(band, tile, table).mean(0) >= LIKE
     span = _first_run(cols, int(BREAK * unit))
     if span is None:
         return None
@@ -84,17 +78,12 @@ def _apart(lab: LabView, det: Detections, end: float, top: float, bottom: float,
             e + BEYOND * unit > len(cols) or cols[e:int(e + BEYOND * unit)].any():
         return None
     ya, yb = int(max(0.0, top - 0.5 * height)), int(min(float(H), bottom + 0.5 * height))
-    lines = _like_tile(lab.region(ya, yb, int(a + s), int(a + e)), tile, table).mean(1) >= LIKE
+    lines = nearer_tiles(lab.region(ya, yb, int(a + s), int(a + e)), tile, table).mean(1) >= LIKE
     run = _first_run(lines, 0)
     if run is None or not HEIGHT[0] * height <= run[1] - run[0] <= HEIGHT[1] * height \
             or lines[run[1]:].any() or run[0] == 0 or run[1] == len(lines):
         return None  # (no tile of the row's height with the table above and below it)
     return [a + s, top, a + e, bottom]
-
-
-def _like_tile(px: np.ndarray, tile: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Per pixel (Lab), whether it is nearer the tiles' colour than the table's."""
-    return np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)
 
 
 def _first_run(flags: np.ndarray, gap: int) -> tuple[int, int] | None:

@@ -57,6 +57,11 @@ def tiles_colour(lab: LabView, det: Detections, boxes: list[int]) -> np.ndarray 
     return np.median(np.array(middles), 0) if len(middles) >= 3 else None
 
 
+def nearer_tiles(px: np.ndarray, tile: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Per pixel of ``px`` (Lab), whether it is nearer the tiles' colour ``tile`` than the table's ``table``."""
+    return np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)
+
+
 def table_beside(lab: LabView, a: float, b: float, top: float, bottom: float, height: float, tile: np.ndarray
                  ) -> np.ndarray | None:
     """The table's Lab colour just above or below a hole between x = ``a`` and ``b`` of a row (``top`` to
@@ -74,19 +79,15 @@ def filled_holes(img: np.ndarray, det: Detections) -> Detections:
         return det
     lab = LabView(img)
     x1, y1, x2, y2 = det.xyxy.T
-    w, h = x2 - x1, y2 - y1
+    h = y2 - y1
     new: list[list[float]] = []
     parts: set[int] = set()
-    whole = upright(w, h)
+    whole = upright(x2 - x1, h)
     for row in rows_of(det):
-        full = [i for i in row if whole[i]]
-        if len(full) < 3:
+        measured = row_tiles(lab, det, row, whole, 3)
+        if measured is None:
             continue
-        unit, height = float(np.median(w[full])), float(np.median(h[full]))
-        full = [i for i in full if h[i] >= 0.85 * height]
-        tile = tiles_colour(lab, det, full)
-        if tile is None:
-            continue
+        _, unit, height, tile = measured
         tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: x1[i])  # a hole's edges
         for a, b in zip(tall, tall[1:]):
             box = _hole(lab, det, row, a, b, unit, height, tile)
@@ -95,10 +96,30 @@ def filled_holes(img: np.ndarray, det: Detections) -> Detections:
                 parts.update(box[1])  # (parts of the missed tiles the finder boxed: the filled boxes replace them)
     if not new:
         return det
-    added = Detections(np.array(new, np.float32), np.full(len(new), FILLED_SCORE, np.float32),
-                       back_score=None if det.back_score is None else np.zeros(len(new), np.float32))
     keep = [i for i in range(len(det)) if i not in parts]
-    return Detections.boxes_of([det[keep], added])
+    return Detections.boxes_of([det[keep], filled_boxes(det, new)])
+
+
+def row_tiles(lab: LabView, det: Detections, row: list[int], whole: np.ndarray, least: int
+              ) -> tuple[list[int], float, float, np.ndarray] | None:
+    """A row's whole standing boxes (``whole``) as tall as its tiles, its tile width and height (medians over its
+    whole standing boxes, ``least`` of them at least) and its tiles' colour (``tiles_colour``); None where it has
+    fewer such boxes or the colour is not measured."""
+    w, h = det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1]
+    full = [i for i in row if whole[i]]
+    if len(full) < least:
+        return None
+    unit, height = float(np.median(w[full])), float(np.median(h[full]))
+    full = [i for i in full if h[i] >= 0.85 * height]
+    tile = tiles_colour(lab, det, full)
+    return None if tile is None else (full, unit, height, tile)
+
+
+def filled_boxes(det: Detections, new: list[list[float]]) -> Detections:
+    """Boxes ``new`` that the finder did not draw, as detections beside ``det``'s: scored ``FILLED_SCORE`` (the
+    classifier's doubt flags them when unsure) and face up."""
+    return Detections(np.array(new, np.float32), np.full(len(new), FILLED_SCORE, np.float32),
+                      back_score=None if det.back_score is None else np.zeros(len(new), np.float32))
 
 
 def _hole(lab: LabView, det: Detections, row: list[int], a: int, b: int, unit: float, height: float,
@@ -127,7 +148,7 @@ def _hole(lab: LabView, det: Detections, row: list[int], a: int, b: int, unit: f
         return None
     # line by line, the share of the hole's pixels nearer the tiles' colour than the table's
     px = lab.region(ya, yb, xa, xb)
-    like = (np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)).mean(1) >= LIKE_TILES
+    like = nearer_tiles(px, tile, table).mean(1) >= LIKE_TILES
     if not like.any():
         return None
     first, last = int(np.argmax(like)), len(like) - 1 - int(np.argmax(like[::-1]))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from .detections import Detections, squashed
-from .gaps import LabView, table_beside, tiles_colour
+from .gaps import LabView, nearer_tiles, table_beside, tiles_colour
 from .layout import rows_of
 from .repair import SLIVER, upright
 
@@ -82,7 +82,7 @@ def _hole_like_tiles(lab: LabView, a: float, b: float, top: float, bottom: float
     if seen is None:
         return False
     px, table = seen
-    return bool((np.linalg.norm(px - tile, axis=2) < np.linalg.norm(px - table, axis=2)).mean() >= LIKE_TILES)
+    return bool(nearer_tiles(px, tile, table).mean() >= LIKE_TILES)
 
 
 def _beside(det: Detections, row: list[int], skip: list[int], left: float, right: float
@@ -194,6 +194,13 @@ def _overlap(a1: float, a2: float, b1: float, b2: float) -> float:
     return max(0.0, min(a2, b2) - max(a1, b1))
 
 
+def _parts(det: Detections, row: list[int], tall: list[int], unit: float) -> list[int]:
+    """The row's lower boxes (not in ``tall``) narrower than ``NARROW`` of ``unit``: parts of tiles (a meld's
+    sideways tile is wider)."""
+    w = det.xyxy[:, 2] - det.xyxy[:, 0]
+    return [j for j in row if j not in tall and w[j] < NARROW * unit]
+
+
 def _bridged(det: Detections, parts: list[int], a: int, b: int, unit: float) -> bool:
     """Whether one of ``parts`` (lower, narrow boxes of the row: parts of tiles) is boxed across the hole between
     boxes ``a`` and ``b`` (to within ``TOUCH`` of each): the two touch the same tile's part."""
@@ -201,12 +208,12 @@ def _bridged(det: Detections, parts: list[int], a: int, b: int, unit: float) -> 
     return any(x1[j] <= x2[a] + TOUCH * unit and x2[j] >= x1[b] - TOUCH * unit for j in parts)
 
 
-def _narrow_runs(det: Detections, row: list[int], tall: list[int], unit: float, used: set[int]) -> list[list[int]]:
+def _narrow_runs(det: Detections, tall: list[int], unit: float, used: set[int], parts: list[int]
+                 ) -> list[list[int]]:
     """The runs (two or more, left to right) of touching standing boxes of ``tall`` each under ``NARROW`` of the
-    row's tile width, none already boxed again; two with a part of a tile boxed across the hole between them
-    (``_bridged``) touch."""
+    row's tile width, none already boxed again; two with one of the row's ``parts`` of tiles boxed across the hole
+    between them (``_bridged``) touch."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
-    parts = [j for j in row if j not in tall and x2[j] - x1[j] < NARROW * unit]
     runs: list[list[int]] = []
     run: list[int] = []
     for i in tall:
@@ -273,26 +280,28 @@ def _narrow_cuts(det: Detections, row: list[int], tall: list[int], unit: float, 
     """The runs of touching narrow boxes that span one pitch fewer than they are boxes; where a whole box touches
     a run's end, its tiles are set at the row's pitch from that box's middle (``_anchored``)."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
+    parts = _parts(det, row, tall, unit)
     cuts = []
-    for run in _narrow_runs(det, row, tall, unit, used):
+    for run in _narrow_runs(det, tall, unit, used, parts):
         left, right = float(x1[run[0]]), float(x2[run[-1]])
         n = len(run) - 1  # (one tile fewer than boxes, within FIT pitches)
         if abs((right - left) / pitch - n) > FIT:
             continue
-        left, right = _anchored(det, row, tall, run, left, right, unit, pitch, used, n)
+        left, right = _anchored(det, tall, run, (left, right), unit, pitch, used, n, parts)
         cuts.append((run, left, right, n))
         used.update(run)
         used.update(_parts_within(det, row, tall, left, right))
     return cuts
 
 
-def _anchored(det: Detections, row: list[int], tall: list[int], run: list[int], left: float, right: float,
-              unit: float, pitch: float, used: set[int], n: int) -> tuple[float, float]:
-    """A run's span set from the middles of the whole boxes touching its ends (half a pitch past each), where
-    it still holds ``n`` tiles within ``FIT``: the tiles boxed again then stand in step with their neighbours
-    (no gap between groups opens where the run's first box began late)."""
+def _anchored(det: Detections, tall: list[int], run: list[int], span: tuple[float, float], unit: float,
+              pitch: float, used: set[int], n: int, parts: list[int]) -> tuple[float, float]:
+    """A run's ``span`` set from the middles of the whole boxes touching its ends (half a pitch past each; a part
+    of a tile boxed across a hole joins them, ``_bridged``), where it still holds ``n`` tiles within ``FIT``: the
+    tiles boxed again then stand in step with their neighbours (no gap between groups opens where the run's first
+    box began late)."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
-    parts = [j for j in row if j not in tall and x2[j] - x1[j] < NARROW * unit]
+    left, right = span
     k, m = tall.index(run[0]), tall.index(run[-1])
     lo, hi = left, right
     if k > 0 and (a := tall[k - 1]) not in used and x2[a] - x1[a] >= NARROW * unit and \
@@ -308,10 +317,9 @@ def _parts_within(det: Detections, row: list[int], tall: list[int], left: float,
     """The row's lower, narrow boxes (not in ``tall``; a meld's sideways tile is wider) whose middles lie between
     x = ``left`` and ``right`` (or a quarter of a tile beyond, where the tiles boxed again reach over them): parts
     of the tiles boxed again there, dropped with the boxes they replace."""
-    w = det.xyxy[:, 2] - det.xyxy[:, 0]
     mid = (det.xyxy[:, 0] + det.xyxy[:, 2]) / 2
-    unit = float(np.median(w[tall]))
-    return [j for j in row if j not in tall and w[j] < NARROW * unit and left - unit / 4 < mid[j] < right + unit / 4]
+    unit = float(np.median(det.xyxy[tall, 2] - det.xyxy[tall, 0]))
+    return [j for j in _parts(det, row, tall, unit) if left - unit / 4 < mid[j] < right + unit / 4]
 
 
 def _wide_bar(det: Detections, row: list[int], tall: list[int], run: list[int], unit: float) -> float:
@@ -392,12 +400,12 @@ def _joined(lab: LabView, det: Detections, row: list[int], tall: list[int], unit
     by glare, looks like the tiles' ivory); a lower part of a tile boxed across it (``_bridged``) closes it."""
     x1, x2 = det.xyxy[:, 0], det.xyxy[:, 2]
     mid = (x1 + x2) / 2
-    others = [j for j in row if j not in tall]
-    sideways = [j for j in others if x2[j] - x1[j] >= NARROW * unit]  # (the others, narrow too: parts of tiles)
+    parts = _parts(det, row, tall, unit)
+    sideways = [j for j in row if j not in tall and j not in parts]
     top, bottom = float(np.median(det.xyxy[tall, 1])), float(np.median(det.xyxy[tall, 3]))
     joined = []
     for a, b in zip(tall, tall[1:]):
-        hole = 0.0 if _bridged(det, [j for j in others if j not in sideways], a, b, unit) else float(x1[b] - x2[a])
+        hole = 0.0 if _bridged(det, parts, a, b, unit) else float(x1[b] - x2[a])
         face = hole <= TOUCH * unit or hole <= widest * unit and _hole_not_table(lab, x2[a], x1[b], top, bottom, tile) \
             and (hole <= INSIDE * unit or _shows_ink(lab, x2[a], x1[b], top, bottom, tile))
         joined.append(face and not (any(mid[a] < mid[j] < mid[b] for j in sideways) or a in used or b in used))
@@ -564,7 +572,6 @@ def _replaced(det: Detections, tiles: list[tuple[list[float], float, float]], cu
                        back_score=None if det.back_score is None else np.array([t[2] for t in tiles], np.float32))
     keep = [i for i in range(len(det)) if i not in cut]
     return Detections.boxes_of([det[keep], added])
-
 
 
 def _neat_rows(lab: LabView, det: Detections

@@ -45,10 +45,10 @@ SQUAT = 1.22  # the widest upright tile (width over height): a phone pitched 45 
 # (a tile turned by a quarter, a discard, is 1.33: not upright)
 SIDE_HEIGHT = (0.55, 0.92)  # a sideways tile's height, a share of its row's upright tiles' (about 0.75)
 SIDE_WIDTH = (1.15, 1.65)  # and its width, in upright tile widths (about 1.35), whatever the phone's pitch
+SIDE_NEAR = 0.85  # and its height at most this share of its upright neighbours' (a row's far end is smaller)
 HALF = (0.35, 0.65)  # a standing tile's top or bottom half boxed alone: this share of its row's height
 HALF_WIDTH = (0.75, 1.15)  # and this many tile widths wide
 HALF_ALONE = 0.62  # a half with no other half under or over it: this share of the row's height at most
-SIDE_NEAR = 0.85  # and its height at most this share of its upright neighbours' (a row's far end is smaller)
 
 
 def upright(w: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -147,8 +147,7 @@ def _stacked_halves(det: Detections, row: list[int], unit: float, height: float
               and HALF[0] * height <= h[i] <= HALF[1] * height]
     if not halves or not _laid_out(det, row, unit, height):
         return []
-    whole = sorted((i for i in row if 0.75 * unit <= w[i] <= 1.25 * unit and h[i] >= 0.8 * height),
-                   key=lambda i: float(x1[i]))
+    whole = [i for i in row if 0.75 * unit <= w[i] <= 1.25 * unit and h[i] >= 0.8 * height]
     out: list[tuple[list[int], list[float]]] = []
     taken: set[int] = set()
     for a in halves:
