@@ -362,3 +362,17 @@ def test_a_tile_lost_in_a_stretch_is_boxed_where_its_face_shows() -> None:
     out = regridded(table(lefts), det)
     assert len(out) == len(lefts)
     assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=3)
+
+
+def test_a_row_with_two_runs_out_of_step_is_still_boxed_again() -> None:
+    """Held-out hand 18: two bamboo tiles boxed as one and a kong's two tiles boxed as three narrow boxes, in one
+    row: under half its boxes a tile wide but for those, it is still a hand's neat row, and both runs are boxed
+    again as their tiles."""
+    lefts = [10 + PITCH * k for k in range(9)]
+    thirds = [(lefts[7] + k * 33.0, lefts[7] + k * 33.0 + 36) for k in range(3)]  # (over tiles 7 and 8)
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], lefts[5] + WIDTH), (lefts[6], lefts[6] + WIDTH)]
+                + thirds)
+    out = regridded(table(lefts), det)
+    assert len(out) == 9
+    xs = np.sort(out.xyxy[:, 0])
+    assert np.allclose(xs[:7], lefts[:7], atol=3)

@@ -245,19 +245,20 @@ def glare(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tens
     return torch.where(pick, batch + (1 - batch) * mask, batch)
 
 
-def motion(batch: torch.Tensor, gen: torch.Generator, share: float) -> torch.Tensor:
-    """Motion blur along a random direction (3-9 px of a 64-px crop) for a share of the crops: a hand that moved."""
+def motion(batch: torch.Tensor, gen: torch.Generator, share: float, longest: int = 9) -> torch.Tensor:
+    """Motion blur along a random direction (3 to ``longest`` px of a 64-px crop) for a share of the crops: a hand
+    that moved."""
     n, c, h, w = batch.shape
     pick = torch.rand(n, generator=gen) < share
     out = batch.clone()
     idx = torch.nonzero(pick).flatten()
     if len(idx) == 0:
         return out
-    k = 9
+    k = longest | 1  # an odd kernel, centred
     r = torch.arange(k, dtype=torch.float32) - k // 2
     kernels = []
     for _ in idx:
-        length = 3 + 6 * torch.rand(1, generator=gen).item()
+        length = 3 + (longest - 3) * torch.rand(1, generator=gen).item()
         ang = torch.rand(1, generator=gen).item() * np.pi
         yy, xx = torch.meshgrid(r, r, indexing="ij")
         along = xx * np.cos(ang) + yy * np.sin(ang)
@@ -324,6 +325,7 @@ class Conditions:
     cast: float = 0.0
     recolour: float = 0.0
     low_light_noise: float = 0.016
+    motion_longest: int = 9
 
 
 def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None = None) -> torch.Tensor:
@@ -333,7 +335,8 @@ def augment(batch: torch.Tensor, gen: torch.Generator, cond: Conditions | None =
     cond = cond or Conditions()
     shear = cond.shear
     n = batch.shape[0]
-    for share, apply in ((cond.coarse, coarsen), (cond.defocus, blur), (cond.motion, motion), (cond.glare, glare),
+    shaken = partial(motion, longest=cond.motion_longest)
+    for share, apply in ((cond.coarse, coarsen), (cond.defocus, blur), (cond.motion, shaken), (cond.glare, glare),
                          (cond.low_light, partial(low_light, noise=cond.low_light_noise)), (cond.cast, colour_cast),
                          (cond.recolour, recolour)):
         if share:  # in this order, each drawing from the generator only when used (the shipped runs' order)
@@ -446,6 +449,8 @@ def main() -> None:
                     help="share of training crops that lose resolution along one axis (augmentation)")
     ap.add_argument("--glare", type=float, default=0.0, help="share of training crops with a glare spot")
     ap.add_argument("--motion", type=float, default=0.0, help="share of training crops with motion blur")
+    ap.add_argument("--motion-longest", type=int, default=9,
+                    help="longest motion blur, px of a 64-px crop (a tile is about 60 px tall in its crop)")
     ap.add_argument("--low-light", type=float, default=0.0, help="share of training crops in low light with noise")
     ap.add_argument("--low-light-noise", type=float, default=0.016,
                     help="largest sensor noise of low-light crops (sigma, of full scale, before the lift)")
@@ -458,7 +463,7 @@ def main() -> None:
                     help="export the epoch kept by the valid figure (best) or the last one")
     args = ap.parse_args()
     cond = Conditions(args.coarse, args.defocus, args.shear, args.glare, args.motion, args.low_light, args.cast,
-                      args.recolour, args.low_light_noise)
+                      args.recolour, args.low_light_noise, args.motion_longest)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     work = Path(args.work)
