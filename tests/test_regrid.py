@@ -376,3 +376,18 @@ def test_a_row_with_two_runs_out_of_step_is_still_boxed_again() -> None:
     assert len(out) == 9
     xs = np.sort(out.xyxy[:, 0])
     assert np.allclose(xs[:7], lefts[:7], atol=3)
+
+
+def test_groups_of_sticks_boxed_on_their_own_do_not_keep_a_lost_tile_from_being_boxed() -> None:
+    """Held-out hand 43: besides the tile-high boxes, the finder boxes a bamboo tile's groups of sticks, each a
+    third of a tile high. They are parts of a tile, not tiles: dropped, the box over a tile and a half is cut into
+    the two tiles as without them, and no box lower than a tile is left in the row."""
+    lefts = [10 + PITCH * k for k in range(7)]
+    sticks = [(lefts[5] + 28 + 10 * c, lefts[5] + 36 + 10 * c, TOP + 4 + 22 * r, TOP + 24 + 22 * r)
+              for r in range(3) for c in range(2)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], lefts[4] + 75), (lefts[6], lefts[6] + WIDTH)])
+    det = Detections.boxes_of([det, Detections(np.float32(sticks)[:, [0, 2, 1, 3]], np.full(6, 0.5, np.float32),
+                                               back_score=np.zeros(6, np.float32))])
+    out = regridded(table(lefts), det)
+    assert len(out) == 7
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=2)

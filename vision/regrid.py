@@ -59,6 +59,7 @@ PAST = 0.3  # tile widths past a stretch's end tile where no box and the table s
 RECOUNT_FIT = 0.2  # how far (pitches) a stretch's length may be from a whole number of tiles to be counted by it
 RECOUNT_HOLE = 1.2  # tile widths: the widest hole inside a stretch counted (its face shows there: a lost tile)
 INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
+PART = 0.45  # a box lower than this share of the tiles' height, within a tile's band, is a part of a tile
 INK_SHARE = 0.03  # the share of a hole's pixels that are ink for it to show a face
 
 
@@ -536,7 +537,22 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
     lab = LabView(img)
-    return _recounted(lab, _boxed_again(lab, det))
+    return _recounted(lab, _boxed_again(lab, _without_parts(det)))
+
+
+def _without_parts(det: Detections) -> Detections:
+    """``det`` without the boxes far lower than the tiles (under ``PART`` of the 75th percentile of the boxes'
+    heights) that lie within a tile-high box's height and beside it: a bamboo tile's groups of sticks, each boxed
+    (held-out hand 43, a kong of nines), would break its row into slivers that no run of the row's pitch fits.
+    A small tile elsewhere (a discard further away, in no tile's band) stays."""
+    h = det.xyxy[:, 3] - det.xyxy[:, 1]
+    tile = float(np.percentile(h, 75))
+    high = h >= PART * tile
+    cy = (det.xyxy[:, 1] + det.xyxy[:, 3]) / 2
+    x1, y1, x2, y2 = det.xyxy.T
+    parts = [i for i in np.flatnonzero(~high) if np.any(high & (y1 <= cy[i]) & (cy[i] <= y2)
+                                                        & (x1 - 0.8 * tile <= x2[i]) & (x1[i] <= x2 + 0.8 * tile))]
+    return det[[i for i in range(len(det)) if i not in set(parts)]] if parts else det
 
 
 def _recounted(lab: LabView, det: Detections) -> Detections:
