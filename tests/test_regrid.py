@@ -391,3 +391,13 @@ def test_groups_of_sticks_boxed_on_their_own_do_not_keep_a_lost_tile_from_being_
     out = regridded(table(lefts), det)
     assert len(out) == 7
     assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=2)
+
+
+def test_a_small_tile_in_no_tiles_band_is_kept() -> None:
+    """A discard further away, a third of a tile high, lies in no tile's band: it is a tile, not a part of one."""
+    lefts = [10 + PITCH * k for k in range(7)]
+    det = boxes([(x, x + WIDTH) for x in lefts])
+    far = Detections(np.float32([[200, 5, 216, 28]]), np.float32([0.6]), back_score=np.zeros(1, np.float32))
+    out = regridded(table(lefts), Detections.boxes_of([det, far]))
+    assert len(out) == 8
+    assert any(np.allclose(b, [200, 5, 216, 28]) for b in out.xyxy)
