@@ -21,7 +21,8 @@ face's ivory shows between its rows of sticks. A run out of step at the end of a
 anchored by the table past it; narrow boxes with a lower part of a tile boxed across the hole between them touch.
 Last, a stretch of touching tiles with the table at both ends whose length holds one tile more or fewer than its
 boxes (boxes each in step with the one before may drift a third of a tile over a few tiles; a tile left unboxed
-shows its face's ink in the hole) is boxed again at that count.
+shows its face's ink in the hole) is boxed again at that count. Before all this, boxes far lower than the tiles
+within a tile's band (a bamboo tile's groups of sticks, each boxed) are dropped as parts of a tile.
 """
 
 from __future__ import annotations
@@ -550,9 +551,9 @@ def _without_parts(det: Detections) -> Detections:
     high = h >= PART * tile
     cy = (det.xyxy[:, 1] + det.xyxy[:, 3]) / 2
     x1, y1, x2, y2 = det.xyxy.T
-    parts = [i for i in np.flatnonzero(~high) if np.any(high & (y1 <= cy[i]) & (cy[i] <= y2)
-                                                        & (x1 - 0.8 * tile <= x2[i]) & (x1[i] <= x2 + 0.8 * tile))]
-    return det[[i for i in range(len(det)) if i not in set(parts)]] if parts else det
+    parts = {int(i) for i in np.flatnonzero(~high) if np.any(high & (y1 <= cy[i]) & (cy[i] <= y2)
+                                                             & (x1 - 0.8 * tile <= x2[i]) & (x1[i] <= x2 + 0.8 * tile))}
+    return det[[i for i in range(len(det)) if i not in parts]] if parts else det
 
 
 def _recounted(lab: LabView, det: Detections) -> Detections:
