@@ -42,8 +42,8 @@ def tile_set_apart(img: np.ndarray, det: Detections) -> Detections:
         if measured is None:
             continue
         full, unit, _, tile = measured
-        near_end = sorted(full, key=lambda i: float(x2[i]))[-3:]  # (a pitched or turned row: its top and bottom
-        # where it ends)
+        # (a pitched or turned row: its top and bottom where it ends)
+        near_end = sorted(full, key=lambda i: float(x2[i]))[-3:]
         top, bottom = float(np.median(y1[near_end])), float(np.median(y2[near_end]))
         box = _apart(lab, det, float(x2[row].max()), top, bottom, unit, tile)
         if box is not None:

@@ -546,11 +546,10 @@ def _without_parts(det: Detections) -> Detections:
     heights) that lie within a tile-high box's height and beside it: a bamboo tile's groups of sticks, each boxed
     (held-out hand 43, a kong of nines), would break its row into slivers that no run of the row's pitch fits.
     A small tile elsewhere (a discard further away, in no tile's band) stays."""
-    h = det.xyxy[:, 3] - det.xyxy[:, 1]
-    tile = float(np.percentile(h, 75))
-    high = h >= PART * tile
-    cy = (det.xyxy[:, 1] + det.xyxy[:, 3]) / 2
     x1, y1, x2, y2 = det.xyxy.T
+    tile = float(np.percentile(y2 - y1, 75))
+    high = y2 - y1 >= PART * tile
+    cy = (y1 + y2) / 2
     parts = {int(i) for i in np.flatnonzero(~high) if np.any(high & (y1 <= cy[i]) & (cy[i] <= y2)
                                                              & (x1 - 0.8 * tile <= x2[i]) & (x1[i] <= x2 + 0.8 * tile))}
     return det[[i for i in range(len(det)) if i not in parts]] if parts else det
