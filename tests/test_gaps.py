@@ -62,3 +62,23 @@ def test_the_lab_view_of_a_region_is_that_region_of_the_whole_picture_in_lab():
     img = np.random.default_rng(1).integers(0, 256, (40, 60, 3), dtype=np.uint8)
     whole = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     assert np.array_equal(LabView(img).region(5, 30, 7, 50), whole[5:30, 7:50])
+
+
+def test_a_tile_missed_in_a_short_meld_row_is_filled_at_the_hands_tile_size():
+    """Held-out hand 54 under motion blur: a pung in a second row, its middle tile missed between its first tile
+    and its sideways tile. The row has too few boxes to measure, so it takes the hand row's tile size (one tile
+    set); the hole between a standing and a sideways tile is filled, as wide as the row's boxes (which overlap
+    their neighbours), so that no repair takes it for a phantom squeezed between two tiles."""
+    hand = row_boxes(8)
+    meld = [(100, 200, 140, 256), (140, 200, 180, 256), (180, 216, 236, 256)]
+    img = table_with_row(hand + meld)
+    seen = hand + [(100, 200, 144, 256), (176, 216, 236, 256)]  # (the boxes beside the hole reach into it)
+    out = filled_holes(img, Detections(np.array(seen, np.float32), np.full(len(seen), 0.9, np.float32)))
+    assert len(out) == len(seen) + 1
+    x1, y1, x2, y2 = out.xyxy[-1]
+    assert abs((x1 + x2) / 2 - 160) <= 2 and abs((x2 - x1) - 40) <= 2 and y2 - y1 >= 50
+    big = row_boxes(8, h=80, y=10)  # (a hand row of another size: another set, or nearer the camera)
+    other = big + seen[8:]
+    det = Detections(np.array(other, np.float32), np.full(10, 0.9, np.float32))
+    out = filled_holes(table_with_row(big + meld), det)
+    assert len(out) == len(other)

@@ -401,3 +401,56 @@ def test_a_small_tile_in_no_tiles_band_is_kept() -> None:
     out = regridded(table(lefts), Detections.boxes_of([det, far]))
     assert len(out) == 8
     assert any(np.allclose(b, [200, 5, 216, 28]) for b in out.xyxy)
+
+
+def sideways_table(lefts: list[int], side_at: int, side_width: int = 66) -> np.ndarray:
+    """``table`` with a meld's sideways tile lying at ``side_at`` (as wide as a standing tile is high, and lower),
+    its bottom on the row's."""
+    img = table(lefts, width=700)
+    img[BOTTOM - 52:BOTTOM, side_at:side_at + side_width] = (215, 230, 235)
+    img[BOTTOM - 40:BOTTOM - 12, side_at + 20:side_at + 46] = (40, 90, 30)
+    return img
+
+
+def test_a_sideways_tile_boxed_a_third_short_grows_over_the_rest_of_it() -> None:
+    """Held-out hand 25 under motion blur: a pung's sideways tile boxed over two thirds of its width looks upright
+    (read as another face) and leaves a hole before the pung's last tile, which is then set apart as the winning
+    tile. Where the hole shows the tile's ivory, the box grows over it, up to a sideways tile's width."""
+    lefts = [10 + PITCH * k for k in range(7)]
+    side_at = lefts[-1] + PITCH
+    after = side_at + 66 + 2
+    img = sideways_table(lefts + [after], side_at)
+    det = boxes([(x, x + WIDTH) for x in lefts] + [(side_at, side_at + 44), (after, after + WIDTH)])
+    det.xyxy[7, 1] = BOTTOM - 52
+    out = regridded(img, det)
+    grown = out.xyxy[np.argmin(np.abs(out.xyxy[:, 0] - side_at))]
+    assert grown[2] - grown[0] >= 64 and grown[2] - grown[0] > grown[3] - grown[1]  # as wide as it lies: sideways
+    assert len(out) == len(det)
+
+
+def test_a_sideways_tile_boxed_short_before_the_table_is_not_grown() -> None:
+    """The same short box with the table beside it (the meld ends there) keeps its width."""
+    lefts = [10 + PITCH * k for k in range(7)]
+    side_at = lefts[-1] + PITCH
+    img = sideways_table(lefts, side_at, side_width=44)
+    det = boxes([(x, x + WIDTH) for x in lefts] + [(side_at, side_at + 44)])
+    det.xyxy[7, 1] = BOTTOM - 52
+    out = regridded(img, det)
+    assert np.allclose(np.sort(out.xyxy[:, 2]), np.sort(det.xyxy[:, 2]))
+
+
+def test_a_sideways_tiles_parts_each_boxed_do_not_make_the_rows_tiles_look_narrow() -> None:
+    """Held-out pitch45 hand 23: melds' sideways tiles boxed as low narrow parts, three each; the row's tile width
+    is measured on its boxes as tall as the row, so the row is still a neat one and its narrow box grows over the
+    rest of its tile."""
+    lefts = [10 + PITCH * k for k in range(6)]
+    sides = [lefts[-1] + PITCH, lefts[-1] + PITCH + 70]
+    img = sideways_table(lefts, sides[0])
+    img[BOTTOM - 52:BOTTOM, sides[1]:sides[1] + 66] = (215, 230, 235)
+    parts = [(x + 22 * k, x + 22 * k + 24) for x in sides for k in range(3)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:4]] + [(lefts[4], lefts[4] + 34), (lefts[5], lefts[5] + WIDTH)]
+                + parts)
+    det.xyxy[-6:, 1] = BOTTOM - 46
+    out = regridded(img, det)
+    narrow = out.xyxy[np.argmin(np.abs(out.xyxy[:, 0] - lefts[4]))]
+    assert narrow[2] - narrow[0] >= WIDTH - 1

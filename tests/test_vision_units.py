@@ -616,6 +616,22 @@ def test_two_melds_laid_edge_to_edge_are_two_melds():
     assert [g.tiles for g in lay.groups if g.kind == "winning_tile"] == [[7]]
 
 
+def test_a_meld_cut_after_its_first_tile_takes_it_back_from_the_left():
+    """Held-out pitch45 hand 23: a pung's first tile boxed narrow leaves a gap of a sixth of a tile before the rest
+    (two tiles, the sideways one last), and a wider gap lies before that first tile. The group of two takes the
+    tile on its left (the gap between them is what counts, not the one before it), and the hand is right."""
+    b1, c1 = row(["5p", "6p", "7p", "2p"], 0)
+    b2, c2 = row(["2p"], 200)
+    b3, c3 = row(["1m", "1m", "1m"], 280, sideways={0})
+    b4, c4 = row(["5s"], 280 + 56 + 1 + 40 + 1 + 40 + 28)
+    b5, c5 = row(["5s", "5s"], b4[0][2] + 10, sideways={1})
+    b6, c6 = row(["7s", "7s", "7s"], b5[-1][2] + 17, sideways={2})
+    lay = analyse(dets(b1 + b2 + b3 + b4 + b5 + b6, c1 + c2 + c3 + c4 + c5 + c6), "nanjing")
+    melds = [(g.meld_type, g.tiles, g.feeder) for g in lay.groups if g.kind == "meld"]
+    assert melds == [("pung", [5, 6, 7], "left"), ("pung", [8, 9, 10], "right"), ("pung", [11, 12, 13], "right")]
+    assert [g.tiles for g in lay.groups if g.kind == "winning_tile"] == [[4]]
+
+
 def test_a_meld_with_a_tile_cut_off_by_a_narrow_gap_is_one_meld():
     """Held-out pitch45 hand 35: the middle tile of a pung boxed narrow opens a gap before its last tile; a group of
     two with a sideways tile is no meld, so it takes the tile beside it (a gap under half a tile) that makes one."""

@@ -16,12 +16,13 @@ import numpy as np
 
 from .detections import Detections
 from .layout import rows_of
-from .repair import SIDE_WIDTH, upright
+from .repair import SIDE_HEIGHT, SIDE_WIDTH, upright
 
 FILL = 3  # the most tiles one hole is filled with
 FIT = 0.3  # how far (tile widths) a hole may be from a whole number of tiles
 LIKE_TILES = 0.3  # a line of a hole is a tile's where this share of its pixels is nearer the tiles' colour
 TABLE_APART = 12.0  # and the tiles' colour at least this far from the table's (Lab units), or nothing is told
+BORROW = 0.15  # a short row takes another row's tile size where their heights differ by this share at most
 FILLED_SCORE = 0.5  # the finder's score given to a filled box (the classifier's doubt flags it when unsure)
 
 
@@ -83,13 +84,18 @@ def filled_holes(img: np.ndarray, det: Detections) -> Detections:
     new: list[list[float]] = []
     parts: set[int] = set()
     whole = upright(x2 - x1, h)
-    for row in rows_of(det):
-        measured = row_tiles(lab, det, row, whole, 3)
+    rows = rows_of(det)
+    measures = [row_tiles(lab, det, row, whole, 3) for row in rows]
+    for row, measured in zip(rows, measures):
+        measured = measured or _borrowed(det, row, whole, measures)
         if measured is None:
             continue
         _, unit, height, tile = measured
-        tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: x1[i])  # a hole's edges
-        for a, b in zip(tall, tall[1:]):
+        # a hole's edges: the row's standing tiles, and a meld's sideways tile (lower, as wide as a tile is high)
+        edges = sorted((i for i in row if h[i] >= 0.85 * height
+                        or x2[i] - x1[i] >= SIDE_WIDTH[0] * unit and h[i] >= SIDE_HEIGHT[0] * height),
+                       key=lambda i: x1[i])
+        for a, b in zip(edges, edges[1:]):
             box = _hole(lab, det, row, a, b, unit, height, tile)
             if box is not None:
                 new += box[0]
@@ -113,6 +119,19 @@ def row_tiles(lab: LabView, det: Detections, row: list[int], whole: np.ndarray, 
     full = [i for i in full if h[i] >= 0.85 * height]
     tile = tiles_colour(lab, det, full)
     return None if tile is None else (full, unit, height, tile)
+
+
+def _borrowed(det: Detections, row: list[int], whole: np.ndarray,
+              measures: list[tuple[list[int], float, float, np.ndarray] | None]
+              ) -> tuple[list[int], float, float, np.ndarray] | None:
+    """A short row's measures (a second row's lone meld, too few whole boxes to measure): the tile width, height
+    and colour of the measured row whose height its tallest box matches (within ``BORROW``): one tile set."""
+    own = [i for i in row if whole[i]]
+    if not own:
+        return None
+    tallest = float(max(det.xyxy[i, 3] - det.xyxy[i, 1] for i in own))
+    like = [m for m in measures if m is not None and abs(m[2] - tallest) <= BORROW * m[2]]
+    return (own, *like[0][1:]) if like else None
 
 
 def filled_boxes(det: Detections, new: list[list[float]]) -> Detections:
@@ -163,4 +182,8 @@ def _hole(lab: LabView, det: Detections, row: list[int], a: int, b: int, unit: f
     if not 1 <= n <= FILL or abs(hole - n * unit) > FIT * unit:
         return None
     step = hole / n
-    return [[float(x2[a] + k * step), top, float(x2[a] + (k + 1) * step), bottom] for k in range(n)], inside
+    # each as wide as the row's boxes, which overlap their neighbours (a box the hole's width, narrower than the
+    # tile, would look like a phantom squeezed between two tiles to ``repair``)
+    half = max(step, unit) / 2
+    mids = [float(x2[a] + (k + 0.5) * step) for k in range(n)]
+    return [[m - half, top, m + half, bottom] for m in mids], inside

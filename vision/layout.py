@@ -180,7 +180,7 @@ def short_melds_joined(det: Detections, groups: list[list[int]]) -> list[list[in
         g = out[k]
         if len(g) < 3 and det.sideways[g].any() and not det.face_down[g].any():
             w, _ = unit_and_gaps(det, g)
-            near = sorted((float(det.xyxy[out[j][0], 0] - det.xyxy[out[j - 1][-1], 2]), j)
+            near = sorted((float(det.xyxy[out[max(j, k)][0], 0] - det.xyxy[out[min(j, k)][-1], 2]), j)
                           for j in (k - 1, k + 1) if 0 <= j < len(out))
             for gap, j in near:
                 both = out[min(j, k)] + out[max(j, k)]

@@ -34,7 +34,7 @@ import numpy as np
 from .detections import Detections, squashed
 from .gaps import LabView, nearer_tiles, table_beside, tiles_colour
 from .layout import rows_of
-from .repair import SLIVER, upright
+from .repair import SIDE_HEIGHT, SIDE_NEAR, SIDE_WIDTH, SLIVER, upright
 
 WIDE = 1.25  # a standing box this many times as wide as its neighbours or more may hold two tiles
 WIDE_IN_STEP = 1.15  # or this many, where the boxes touching its run on either side are whole tiles
@@ -62,6 +62,7 @@ RECOUNT_HOLE = 1.2  # tile widths: the widest hole inside a stretch counted (its
 INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
 PART = 0.45  # a box lower than this share of the tiles' height, within a tile's band, is a part of a tile
 INK_SHARE = 0.03  # the share of a hole's pixels that are ink for it to show a face
+SIDE_GROWN = 1.35  # tile widths: a meld's sideways tile, to which one boxed narrower grows (``_sideways_grown``)
 
 
 def _hole_pixels(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray
@@ -244,8 +245,9 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
     if len(whole) < 4:  # as a tile, would make the row's tiles look narrow)
         return None
     height = float(np.median(h[[i for i in row if standing[i]]]))
-    unit = float(np.median(w[whole]))
     tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
+    # (the tile width of whole boxes as tall as the row: a sideways tile's parts, each boxed, are narrow and low)
+    unit = float(np.median(w[[i for i in whole if h[i] >= 0.85 * height] or whole]))
     wide = [i for i in tall if w[i] >= SLIVER * h[i]]
     if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[wide] / unit - 1) <= 0.15)) < NEAT_SHARE:
         return None
@@ -508,6 +510,38 @@ def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], uni
     return out
 
 
+def _sideways_grown(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, height: float,
+                    tile: np.ndarray) -> dict[int, tuple[float, float]]:
+    """New left and right ends of a meld's sideways tiles boxed narrower than they lie: a box of the row as low as
+    a sideways tile (``SIDE_HEIGHT`` of the standing tiles' height, ``SIDE_NEAR`` at most), its bottom on theirs,
+    narrower than ``SIDE_WIDTH`` tile widths, grows into the tile-coloured holes beside it, up to ``SIDE_GROWN``
+    tile widths. Why: boxed a third short (held-out hand 25 under motion blur), the tile reads as another face and
+    looks upright, and the hole left after it sets its meld's last tile apart as the winning tile. Two such boxes
+    touching are its two halves, left to ``repair``."""
+    x1, y1, x2, y2 = det.xyxy.T
+    floor = float(np.median(y2[tall]))
+    low = [i for i in row if i not in tall and SIDE_HEIGHT[0] * height <= y2[i] - y1[i] <= SIDE_NEAR * height
+           and abs(float(y2[i]) - floor) <= 0.1 * height]
+    out = {}
+    for i in low:
+        w = float(x2[i] - x1[i])
+        if w >= SIDE_WIDTH[0] * unit or any(j != i and x1[j] - TOUCH * unit <= x2[i] and x1[i] <= x2[j] + TOUCH * unit
+                                            for j in low):
+            continue  # (two low boxes touching: a sideways tile's two halves, which ``repair`` joins)
+        left, right = float(x1[i]), float(x2[i])
+        before, after = _beside(det, row, [i], left, right)
+        room = SIDE_GROWN * unit - w
+        after = right + room if after is None else min(after, right + room)
+        before = left - room if before is None else max(before, left - room)
+        if after - right > HOLE[0] * unit and _hole_not_table(lab, right, after, float(y1[i]), float(y2[i]), tile):
+            right = after
+        if left - before > HOLE[0] * unit and _hole_not_table(lab, before, left, float(y1[i]), float(y2[i]), tile):
+            left = max(before, right - SIDE_GROWN * unit)
+        if (left, right) != (float(x1[i]), float(x2[i])):
+            out[i] = (left, right)
+    return out
+
+
 def _tiles_of(det: Detections, cut: Cut, nearest: bool, unit: float) -> list[tuple[list[float], float, float]]:
     """The equal tiles of a cut, each with the score and face-down score of an old box: the one whose middle is
     nearest its middle (``nearest``), else the one that overlaps it most. Each is boxed as wide as the row's boxes
@@ -631,6 +665,7 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
         for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
+        grown.update(_sideways_grown(lab, det, row, tall, unit, height, colour))
         cut += sorted(used)
     if grown:
         det = det.copy()
