@@ -199,3 +199,23 @@ def test_a_flower_read_among_a_neighbours_meld_leaves_the_hand_with_its_meld():
     r = interpret(det, "nanjing", True, 0)
     assert r.hand is not None and r.hand["flowers"] == [] and normal(r.hand) == normal(TRUTH)
     assert sorted(r.layout.apart) == [0, 1, 2]
+
+
+def test_rows_of_discards_just_above_the_hand_are_left_out_whole():
+    """Held-out discards hand 42: discards lie in two rows just above the hand, each apart from the next, too near
+    to be set apart as another part of the table. Leaving out fewer of them never makes a winning hand, and there
+    are many such ways (none of the first 30 holds a winning hand's tile count); the chooser lays out every way
+    (cheap) and searches only those that do, so it still reaches both rows left out whole."""
+    from scoring import RULESETS
+    from vision.chooser import choose_hand
+    from vision.layout import sub_layout
+
+    hand, codes = table(None, None)
+    near, far = ["E", "S", "W", "N", "C"], ["1s", "9s", "1p", "9p", "5m"]
+    b1, _ = row(near, 0, y=20, gap_after={k: 60 for k in range(5)})
+    b2, _ = row(far, 30, y=-60, gap_after={k: 70 for k in range(5)})
+    det = dets([tuple(x) for x in hand.xyxy.tolist()] + b1 + b2, codes + near + far)
+    chosen = choose_hand(det, sub_layout(det, list(range(len(det))), "nanning"), RULESETS["nanning"])
+    assert chosen is not None
+    assert sorted(chosen[0].apart) == list(range(14, 24))
+    assert sorted(t for g in chosen[0].groups for t in g.tiles) == list(range(14))

@@ -428,6 +428,21 @@ def test_a_sideways_tile_boxed_a_third_short_grows_over_the_rest_of_it() -> None
     assert len(out) == len(det)
 
 
+def test_a_kongs_back_boxed_low_is_not_grown_as_a_sideways_tile() -> None:
+    """Composed hand 58 turned by a half: a concealed kong's back boxed a little low (as low as a sideways tile)
+    beside a table of the tiles' colour. The finder sees it face down; a back is never a sideways tile."""
+    lefts = [10 + PITCH * k for k in range(7)]
+    side_at = lefts[-1] + PITCH
+    after = side_at + 66 + 2
+    img = sideways_table(lefts + [after], side_at)
+    det = boxes([(x, x + WIDTH) for x in lefts] + [(side_at, side_at + 44), (after, after + WIDTH)])
+    det.xyxy[7, 1] = BOTTOM - 52
+    assert det.back_score is not None
+    det.back_score[7] = 0.9
+    out = regridded(img, det)
+    assert np.allclose(np.sort(out.xyxy[:, 2]), np.sort(det.xyxy[:, 2]))
+
+
 def test_a_sideways_tile_boxed_short_before_the_table_is_not_grown() -> None:
     """The same short box with the table beside it (the meld ends there) keeps its width."""
     lefts = [10 + PITCH * k for k in range(7)]

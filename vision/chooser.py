@@ -31,7 +31,8 @@ from .layout import Layout, along_rows, analyse, flower_faces, hand_rows, laid_o
 from .said import Said
 
 MOST_PER_END = 2  # groups left out at most at each end of a row
-MOST_TRIALS = 30  # readings corrected at most (each a rule-aware search)
+MOST_TRIALS = 30  # readings corrected at most (each a rule-aware search), of a winning hand's tile count
+MOST_LAID = 200  # ways of leaving groups out laid out at most, fewest tiles left out first
 TRIAL_BUDGET = 500  # readings each search weighs (the reading as laid out is searched with 3000)
 MOST_ROWS_CUT = 3  # rows whose end groups are tried (the largest); the others are kept or left out whole
 MOST_CUTS = 4000  # ways of leaving groups out, at most
@@ -157,10 +158,14 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
         ranked.append((len(out), -cut, out, kept))
     ranked.sort(key=lambda r: (r[0], r[1]))
     best = None
-    for n_out, neg_cut, out, kept in ranked[:MOST_TRIALS]:
+    trials = 0
+    for n_out, neg_cut, out, kept in ranked[:MOST_LAID]:
         trial = sub_layout(det, kept, rules)
         if not fits(trial):
-            continue
+            continue  # (laying out is cheap; only the readings of a winning hand's tile count are searched)
+        trials += 1
+        if trials > MOST_TRIALS:
+            break
         found, more, warn = correct(det, trial, rules, True, budget=TRIAL_BUDGET)
         if warn:
             continue

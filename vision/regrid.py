@@ -514,14 +514,15 @@ def _sideways_grown(lab: LabView, det: Detections, row: list[int], tall: list[in
                     tile: np.ndarray) -> dict[int, tuple[float, float]]:
     """New left and right ends of a meld's sideways tiles boxed narrower than they lie: a box of the row as low as
     a sideways tile (``SIDE_HEIGHT`` of the standing tiles' height, ``SIDE_NEAR`` at most), its bottom on theirs,
-    narrower than ``SIDE_WIDTH`` tile widths, grows into the tile-coloured holes beside it, up to ``SIDE_GROWN``
-    tile widths. Why: boxed a third short (held-out hand 25 under motion blur), the tile reads as another face and
-    looks upright, and the hole left after it sets its meld's last tile apart as the winning tile. Two such boxes
-    touching are its two halves, left to ``repair``."""
+    narrower than ``SIDE_WIDTH`` tile widths and not seen face down (a concealed kong's back boxed low), grows into
+    the tile-coloured holes beside it, up to ``SIDE_GROWN`` tile widths. Why: boxed a third short (held-out hand 25
+    under motion blur), the tile reads as another face and looks upright, and the hole left after it sets its
+    meld's last tile apart as the winning tile. Two such boxes touching are its two halves, left to ``repair``."""
     x1, y1, x2, y2 = det.xyxy.T
     floor = float(np.median(y2[tall]))
+    down = np.zeros(len(det), bool) if det.back_score is None else det.back_score >= 0.5  # (a kong's backs)
     low = [i for i in row if i not in tall and SIDE_HEIGHT[0] * height <= y2[i] - y1[i] <= SIDE_NEAR * height
-           and abs(float(y2[i]) - floor) <= 0.1 * height]
+           and abs(float(y2[i]) - floor) <= 0.1 * height and not down[i]]
     out = {}
     for i in low:
         w = float(x2[i] - x1[i])
