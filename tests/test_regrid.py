@@ -412,16 +412,23 @@ def sideways_table(lefts: list[int], side_at: int, side_width: int = 66) -> np.n
     return img
 
 
-def test_a_sideways_tile_boxed_a_third_short_grows_over_the_rest_of_it() -> None:
-    """Held-out hand 25 under motion blur: a pung's sideways tile boxed over two thirds of its width looks upright
-    (read as another face) and leaves a hole before the pung's last tile, which is then set apart as the winning
-    tile. Where the hole shows the tile's ivory, the box grows over it, up to a sideways tile's width."""
+def pung_boxed_short() -> tuple[np.ndarray, Detections, int]:
+    """Seven standing tiles, then a meld's sideways tile boxed over two thirds of its width (as low as it lies) and
+    a standing tile after it: the photo, the boxes and where the sideways tile lies."""
     lefts = [10 + PITCH * k for k in range(7)]
     side_at = lefts[-1] + PITCH
     after = side_at + 66 + 2
     img = sideways_table(lefts + [after], side_at)
     det = boxes([(x, x + WIDTH) for x in lefts] + [(side_at, side_at + 44), (after, after + WIDTH)])
     det.xyxy[7, 1] = BOTTOM - 52
+    return img, det, side_at
+
+
+def test_a_sideways_tile_boxed_a_third_short_grows_over_the_rest_of_it() -> None:
+    """Held-out hand 25 under motion blur: a pung's sideways tile boxed over two thirds of its width looks upright
+    (read as another face) and leaves a hole before the pung's last tile, which is then set apart as the winning
+    tile. Where the hole shows the tile's ivory, the box grows over it, up to a sideways tile's width."""
+    img, det, side_at = pung_boxed_short()
     out = regridded(img, det)
     grown = out.xyxy[np.argmin(np.abs(out.xyxy[:, 0] - side_at))]
     assert grown[2] - grown[0] >= 64 and grown[2] - grown[0] > grown[3] - grown[1]  # as wide as it lies: sideways
@@ -431,12 +438,7 @@ def test_a_sideways_tile_boxed_a_third_short_grows_over_the_rest_of_it() -> None
 def test_a_kongs_back_boxed_low_is_not_grown_as_a_sideways_tile() -> None:
     """Composed hand 58 turned by a half: a concealed kong's back boxed a little low (as low as a sideways tile)
     beside a table of the tiles' colour. The finder sees it face down; a back is never a sideways tile."""
-    lefts = [10 + PITCH * k for k in range(7)]
-    side_at = lefts[-1] + PITCH
-    after = side_at + 66 + 2
-    img = sideways_table(lefts + [after], side_at)
-    det = boxes([(x, x + WIDTH) for x in lefts] + [(side_at, side_at + 44), (after, after + WIDTH)])
-    det.xyxy[7, 1] = BOTTOM - 52
+    img, det, _ = pung_boxed_short()
     assert det.back_score is not None
     det.back_score[7] = 0.9
     out = regridded(img, det)
