@@ -510,6 +510,26 @@ def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], uni
     return out
 
 
+def _phantoms(lab: LabView, det: Detections, tall: list[int], unit: float, tile: np.ndarray, used: set[int]
+              ) -> list[int]:
+    """The narrow standing boxes (not boxed again) whose middle shows the table from top to bottom
+    (``_table_strip``, sure): the finder's box over the gap between the hand and the winning tile set apart, read
+    as some face (held-out neighbours hand 52, a table of wavy grain); they are dropped (a box with no
+    replacement). A narrow box over a tile's face shows its ivory or ink there; one the finder sees face down (a
+    back as dark as the table) is kept."""
+    x1, y1, x2, y2 = det.xyxy.T
+    down = np.zeros(len(det), bool) if det.back_score is None else det.back_score >= 0.5
+    out = []
+    for i in tall:
+        w = float(x2[i] - x1[i])
+        if i in used or down[i] or w >= NARROW * unit:
+            continue
+        if _table_strip(lab, float(x1[i]) + 0.3 * w, float(x2[i]) - 0.3 * w, float(y1[i]), float(y2[i]), tile, True):
+            out.append(i)
+    used.update(out)
+    return out
+
+
 def _sideways_grown(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, height: float,
                     tile: np.ndarray) -> dict[int, tuple[float, float]]:
     """New left and right ends of a meld's sideways tiles boxed narrower than they lie: a box of the row as low as
@@ -618,11 +638,11 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
 
 def _replaced(det: Detections, tiles: list[tuple[list[float], float, float]], cut: list[int]) -> Detections:
     """``det`` with the boxes ``cut`` replaced by ``tiles`` (each a box, its score and its face-down score)."""
+    keep = [i for i in range(len(det)) if i not in cut]
     if not tiles:
-        return det
+        return det[keep] if cut else det
     added = Detections(np.array([t[0] for t in tiles], np.float32), np.array([t[1] for t in tiles], np.float32),
                        back_score=None if det.back_score is None else np.array([t[2] for t in tiles], np.float32))
-    keep = [i for i in range(len(det)) if i not in cut]
     return Detections.boxes_of([det[keep], added])
 
 
@@ -665,6 +685,7 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
+        cut += _phantoms(lab, det, tall, unit, colour, used)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
         grown.update(_sideways_grown(lab, det, row, tall, unit, height, colour))
         cut += sorted(used)
