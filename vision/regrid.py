@@ -22,7 +22,9 @@ anchored by the table past it; narrow boxes with a lower part of a tile boxed ac
 Last, a stretch of touching tiles with the table at both ends whose length holds one tile more or fewer than its
 boxes (boxes each in step with the one before may drift a third of a tile over a few tiles; a tile left unboxed
 shows its face's ink in the hole) is boxed again at that count. Before all this, boxes far lower than the tiles
-within a tile's band (a bamboo tile's groups of sticks, each boxed) are dropped as parts of a tile.
+within a tile's band (a bamboo tile's groups of sticks, each boxed) are dropped as parts of a tile. A narrow box
+whose middle shows the table from top to bottom (the gap before the winning tile boxed) is dropped, and a meld's
+sideways tile boxed short grows over the rest of it where its face shows.
 """
 
 from __future__ import annotations
@@ -526,7 +528,6 @@ def _phantoms(lab: LabView, det: Detections, tall: list[int], unit: float, tile:
             continue
         if _table_strip(lab, float(x1[i]) + 0.3 * w, float(x2[i]) - 0.3 * w, float(y1[i]), float(y2[i]), tile, True):
             out.append(i)
-    used.update(out)
     return out
 
 
@@ -685,7 +686,7 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
-        cut += _phantoms(lab, det, tall, unit, colour, used)
+        used.update(_phantoms(lab, det, tall, unit, colour, used))  # (cut with no tile in their place)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
         grown.update(_sideways_grown(lab, det, row, tall, unit, height, colour))
         cut += sorted(used)
