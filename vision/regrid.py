@@ -36,6 +36,7 @@ import numpy as np
 from .detections import Detections, squashed
 from .gaps import LabView, nearer_tiles, table_beside, tiles_colour
 from .layout import rows_of
+from .orientation import finder_backs
 from .repair import SIDE_HEIGHT, SIDE_NEAR, SIDE_WIDTH, SLIVER, upright
 
 WIDE = 1.25  # a standing box this many times as wide as its neighbours or more may hold two tiles
@@ -492,35 +493,43 @@ def _widened(lab: LabView, det: Detections, row: list[int], tall: list[int], uni
     before the next box of the row (any box: a meld's sideways tile is lower, not a hole): each grows into its
     holes up to the row's tile width. The finder boxed part of the tile; the rest, cut off, is read as no tile or
     as another face."""
-    x1, y1, x2, y2 = det.xyxy.T
+    x1, y1, x2 = det.xyxy[:, 0], det.xyxy[:, 1], det.xyxy[:, 2]
     out = {}
     for i in tall:
         if x2[i] - x1[i] >= NARROW * unit or i in used:
             continue
-        left, right = float(x1[i]), float(x2[i])
-        top, bottom = float(y1[i]), float(y1[i] + height)
-        before, after = _beside(det, row, [i], left, right)
-        after = right + unit if after is None else after
-        before = left - unit if before is None else before
-        room = unit - (right - left)  # (the hole may be wider than the tile's lost part: only that is grown into)
-        if after - right > HOLE[0] * unit and _hole_not_table(lab, right, min(after, right + room), top, bottom, tile):
-            right = min(after, left + unit)
-        if left - before > HOLE[0] * unit and _hole_not_table(lab, max(before, left - room), left, top, bottom, tile):
-            left = max(before, right - unit)
-        if (left, right) != (float(x1[i]), float(x2[i])):
-            out[i] = (left, right)
+        ends = _grown(lab, det, row, i, float(y1[i]), float(y1[i] + height), unit, unit, tile)
+        if ends is not None:
+            out[i] = ends
     return out
 
 
-def _phantoms(lab: LabView, det: Detections, tall: list[int], unit: float, tile: np.ndarray, used: set[int]
-              ) -> list[int]:
+def _grown(lab: LabView, det: Detections, row: list[int], i: int, top: float, bottom: float, width: float,
+           unit: float, tile: np.ndarray) -> tuple[float, float] | None:
+    """Box ``i``'s new left and right ends, grown into the holes beside it (up to the row's next box either side:
+    any box, a meld's sideways tile too) where the hole between ``top`` and ``bottom`` is unlike the table, to
+    ``width`` at most (the hole may be wider than the tile's lost part: only that is grown into); None where it
+    does not grow. (A hole counts from ``HOLE`` tile widths; every caller's box lacks more than that.)"""
+    left, right = float(det.xyxy[i, 0]), float(det.xyxy[i, 2])
+    room = width - (right - left)
+    before, after = _beside(det, row, [i], left, right)
+    after = right + room if after is None else min(after, right + room)
+    before = left - room if before is None else max(before, left - room)
+    new_right = after if after - right > HOLE[0] * unit and _hole_not_table(lab, right, after, top, bottom, tile) \
+        else right
+    new_left = max(before, new_right - width) if left - before > HOLE[0] * unit \
+        and _hole_not_table(lab, before, left, top, bottom, tile) else left
+    return None if (new_left, new_right) == (left, right) else (new_left, new_right)
+
+
+def _phantoms(lab: LabView, det: Detections, tall: list[int], unit: float, tile: np.ndarray, used: set[int],
+              down: np.ndarray) -> list[int]:
     """The narrow standing boxes (not boxed again) whose middle shows the table from top to bottom
     (``_table_strip``, sure): the finder's box over the gap between the hand and the winning tile set apart, read
     as some face (held-out neighbours hand 52, a table of wavy grain); they are dropped (a box with no
     replacement). A narrow box over a tile's face shows its ivory or ink there; one the finder sees face down (a
     back as dark as the table) is kept."""
     x1, y1, x2, y2 = det.xyxy.T
-    down = np.zeros(len(det), bool) if det.back_score is None else det.back_score >= 0.5
     out = []
     for i in tall:
         w = float(x2[i] - x1[i])
@@ -532,7 +541,7 @@ def _phantoms(lab: LabView, det: Detections, tall: list[int], unit: float, tile:
 
 
 def _sideways_grown(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, height: float,
-                    tile: np.ndarray) -> dict[int, tuple[float, float]]:
+                    tile: np.ndarray, down: np.ndarray) -> dict[int, tuple[float, float]]:
     """New left and right ends of a meld's sideways tiles boxed narrower than they lie: a box of the row as low as
     a sideways tile (``SIDE_HEIGHT`` of the standing tiles' height, ``SIDE_NEAR`` at most), its bottom on theirs,
     narrower than ``SIDE_WIDTH`` tile widths and not seen face down (a concealed kong's back boxed low), grows into
@@ -541,26 +550,16 @@ def _sideways_grown(lab: LabView, det: Detections, row: list[int], tall: list[in
     meld's last tile apart as the winning tile. Two such boxes touching are its two halves, left to ``repair``."""
     x1, y1, x2, y2 = det.xyxy.T
     floor = float(np.median(y2[tall]))
-    down = np.zeros(len(det), bool) if det.back_score is None else det.back_score >= 0.5  # (a kong's backs)
     low = [i for i in row if i not in tall and SIDE_HEIGHT[0] * height <= y2[i] - y1[i] <= SIDE_NEAR * height
            and abs(float(y2[i]) - floor) <= 0.1 * height and not down[i]]
     out = {}
     for i in low:
-        w = float(x2[i] - x1[i])
-        if w >= SIDE_WIDTH[0] * unit or any(j != i and x1[j] - TOUCH * unit <= x2[i] and x1[i] <= x2[j] + TOUCH * unit
-                                            for j in low):
+        if x2[i] - x1[i] >= SIDE_WIDTH[0] * unit or any(
+                j != i and x1[j] - TOUCH * unit <= x2[i] and x1[i] <= x2[j] + TOUCH * unit for j in low):
             continue  # (two low boxes touching: a sideways tile's two halves, which ``repair`` joins)
-        left, right = float(x1[i]), float(x2[i])
-        before, after = _beside(det, row, [i], left, right)
-        room = SIDE_GROWN * unit - w
-        after = right + room if after is None else min(after, right + room)
-        before = left - room if before is None else max(before, left - room)
-        if after - right > HOLE[0] * unit and _hole_not_table(lab, right, after, float(y1[i]), float(y2[i]), tile):
-            right = after
-        if left - before > HOLE[0] * unit and _hole_not_table(lab, before, left, float(y1[i]), float(y2[i]), tile):
-            left = max(before, right - SIDE_GROWN * unit)
-        if (left, right) != (float(x1[i]), float(x2[i])):
-            out[i] = (left, right)
+        ends = _grown(lab, det, row, i, float(y1[i]), float(y2[i]), SIDE_GROWN * unit, unit, tile)
+        if ends is not None:
+            out[i] = ends
     return out
 
 
@@ -676,6 +675,7 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
     grown: dict[int, tuple[float, float]] = {}
+    down = finder_backs(det)  # (face down: no phantom over the table, never a sideways tile)
     for row, (tall, unit, pitch, height), colour in _neat_rows(lab, det):
         used: set[int] = set()
         for c in _wide_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
@@ -686,9 +686,9 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
-        used.update(_phantoms(lab, det, tall, unit, colour, used))  # (cut with no tile in their place)
+        used.update(_phantoms(lab, det, tall, unit, colour, used, down))  # (cut with no tile in their place)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
-        grown.update(_sideways_grown(lab, det, row, tall, unit, height, colour))
+        grown.update(_sideways_grown(lab, det, row, tall, unit, height, colour, down))
         cut += sorted(used)
     if grown:
         det = det.copy()
