@@ -646,3 +646,27 @@ def test_a_meld_with_a_tile_cut_off_by_a_narrow_gap_is_one_meld():
     far = row(["6s", "6s", "6s"], 420, sideways={0}, gap_after={1: 30})[0]  # (a gap of three quarters: apart)
     lay = analyse(dets(b1 + b2 + far + b4, c1 + c2 + c3 + c4), "nanjing")
     assert ("pung", [8, 9, 10]) not in [(g.meld_type, g.tiles) for g in lay.groups if g.kind == "meld"]
+
+
+def test_a_plain_face_of_the_faces_ivory_is_a_blank_dragon_not_a_patch_of_table() -> None:
+    """The "not a tile" veto spares a box read blank whose middle has the ivory of the photo's other faces (a
+    blank white dragon in a tray), not a plain patch of another colour or lightness, nor one the class is sure
+    of, and nothing without three faces to measure the ivory on."""
+    import cv2
+
+    from vision.classify import blank_faces
+
+    ivory, ink = (200, 225, 235), (170, 90, 30)
+    face = np.full((64, 64, 3), ivory, np.uint8)
+    cv2.line(face, (32, 12), (32, 52), ink, 6)
+    plain = np.full((64, 64, 3), ivory, np.uint8)
+    wood = np.full((64, 64, 3), (120, 160, 190), np.uint8)  # a tan table: darker, yellower
+    grey = np.full((64, 64, 3), (150, 150, 150), np.uint8)
+    n = len(CLASSIFIER_CODES)
+    probs = np.full((7, n), 0.01 / (n - 1), np.float32)
+    probs[:3, CLASS_INDEX["W"]] = 0.99
+    probs[3:, CLASS_INDEX["P"]] = 0.99
+    crops = [face, face, face, plain, wood, grey, plain]
+    not_tile = np.array([0.0, 0.1, 0.0, 0.6, 0.6, 0.6, 0.9], np.float32)
+    assert blank_faces(probs, crops, not_tile).tolist() == [False, False, False, True, False, False, False]
+    assert not blank_faces(probs[2:], crops[2:], not_tile[2:]).any()  # one face: no ivory measured

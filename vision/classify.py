@@ -11,7 +11,17 @@ import onnxruntime as ort
 
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
-from .crops import centre_ink, crops_to_batch, orientation, oriented_crop, quarter_turnable, tile_crop, washed_share
+from .crops import (
+    centre_ink,
+    crops_to_batch,
+    face_ivory,
+    middle_colour,
+    orientation,
+    oriented_crop,
+    quarter_turnable,
+    tile_crop,
+    washed_share,
+)
 from .detections import Detections
 from .geometry import levelled, row_angle
 from .glare import take_off, veil_map, veil_of_boxes
@@ -24,6 +34,9 @@ WASHED_MIX = 0.9  # the most a washed face's reading is spread
 GLARE_T = 3.0  # temperature of the reading of a de-glared crop: a hint among faces, never a confident answer
 INKED_FROM, INKED_ALL = 0.25, 0.55  # core ink share where a face starts to be, and surely is, not blank
 INKED_MIX = 0.95  # the most of a blank reading an inked face loses
+BLANK_NOT_TILE = 0.7  # the most "not a tile" at which a plain face of the faces' own ivory stays, a blank dragon
+BLANK_LIGHT, BLANK_CHROMA = 15.0, 6.0  # how near (Lab lightness; a, b) a blank face's middle is to the faces' ivory
+SURE_TILE = 0.3  # "not a tile" under which a crop counts among the faces that measure the photo's ivory
 
 
 @dataclass(frozen=True)
@@ -108,6 +121,24 @@ def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
     return rest.astype(np.float32)
 
 
+def blank_faces(probs: np.ndarray, crops: list[np.ndarray], not_tile: np.ndarray) -> np.ndarray:
+    """Which boxes the "not a tile" class doubts (up to ``BLANK_NOT_TILE``) are blank white dragons: read blank, and
+    their middle has the lightness and colour of the ivory of the photo's other faces. The class learnt plain
+    patches of table and tray, and a blank face is plain too (two `valid` photos lost one so; the table's patches
+    it doubts are darker or of another colour). None where fewer than 3 faces measure the ivory."""
+    out = np.zeros(len(crops), bool)
+    top = probs.argmax(1) if len(probs) else np.zeros(0, int)
+    maybe = np.flatnonzero((top == BLANK) & (not_tile <= BLANK_NOT_TILE))
+    faces = np.flatnonzero((not_tile < SURE_TILE) & (top != BLANK) & (top != BACK))
+    if not len(maybe) or len(faces) < 3:
+        return out
+    ivory = np.median([face_ivory(crops[i]) for i in faces], axis=0)
+    for i in maybe:
+        d = middle_colour(crops[i]) - ivory
+        out[i] = abs(float(d[0])) <= BLANK_LIGHT and float(np.hypot(d[1], d[2])) <= BLANK_CHROMA
+    return out
+
+
 Cut = Callable[[int, np.ndarray], np.ndarray]  # tile i as the reader cuts it, from a photo
 
 
@@ -155,7 +186,7 @@ class Classifier:
         if c.inked_not_blank:
             det.probs = not_blank_where_inked(det.probs, crops)
         if not_tile is not None and c.not_tile_above:
-            det = det[not_tile <= c.not_tile_above]
+            det = det[(not_tile <= c.not_tile_above) | blank_faces(det.probs, crops, not_tile)]
         return det
 
     def _read_crops(self, img: np.ndarray, det: Detections, quarter: int

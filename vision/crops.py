@@ -166,13 +166,30 @@ def centre_ink(crop: np.ndarray) -> float:
         return 0.0
     lab = cv2.cvtColor(np.ascontiguousarray(face), cv2.COLOR_BGR2LAB).astype(np.float32)
     fh, fw = lab.shape[:2]
-    light = lab[..., 0]
-    ivory = np.median(lab[light >= np.percentile(light, 80)], axis=0)
+    ivory = _brightest(lab)
     if ivory[0] < INK_FACE_LIGHT:  # no ivory face: a patch of dark table boxed as a tile has no ink to measure
         return 0.0
     a, b = (1 - INK_CORE) / 2, (1 + INK_CORE) / 2
     centre = lab[int(fh * a):int(np.ceil(fh * b)), int(fw * a):int(np.ceil(fw * b))]
     return float((np.linalg.norm(centre - ivory, axis=2) > INK_FROM_IVORY).mean())
+
+
+def _brightest(lab: np.ndarray) -> np.ndarray:
+    """The median Lab colour of the brightest fifth of a Lab picture: a face's ivory."""
+    light = lab[..., 0]
+    return np.median(lab[light >= np.percentile(light, 80)], axis=0)
+
+
+def face_ivory(crop: np.ndarray) -> np.ndarray:
+    """The Lab colour (8-bit scale) of a face's ivory: its crop's brightest fifth."""
+    return _brightest(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2LAB).astype(np.float32))
+
+
+def middle_colour(crop: np.ndarray) -> np.ndarray:
+    """The mean Lab colour (8-bit scale) of a crop's middle half each way."""
+    h, w = crop.shape[:2]
+    mid = np.ascontiguousarray(crop[h // 4:h - h // 4, w // 4:w - w // 4])
+    return cv2.cvtColor(mid, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(-1, 3).mean(0)
 
 
 def oriented_crop(img: np.ndarray, box: np.ndarray | tuple[float, float, float, float], angle: float,
