@@ -670,3 +670,17 @@ def test_a_plain_face_of_the_faces_ivory_is_a_blank_dragon_not_a_patch_of_table(
     not_tile = np.array([0.0, 0.1, 0.0, 0.6, 0.6, 0.6, 0.9], np.float32)
     assert blank_faces(probs, crops, not_tile).tolist() == [False, False, False, True, False, False, False]
     assert not blank_faces(probs[2:], crops[2:], not_tile[2:]).any()  # one face: no ivory measured
+
+
+def test_a_doubtful_box_on_its_own_is_dropped_and_one_in_a_row_is_kept() -> None:
+    """A box the finder scores under 0.35 with nothing beside it (a dial of the table read as a 4 of bamboo at
+    0.35) is no tile; the same score inside a row of tiles, or a sure box on its own (the winning tile set apart),
+    stays."""
+    from vision.detections import Detections, lone_doubts
+
+    row = [(50 + 40 * k, 100, 90 + 40 * k, 156) for k in range(5)]
+    boxes = row + [(600, 300, 640, 356), (500, 20, 540, 76)]
+    scores = [0.9, 0.9, 0.32, 0.9, 0.9, 0.32, 0.8]  # a doubtful tile in the row; a lone doubt; a lone sure box
+    det = Detections(np.array(boxes, np.float32), np.array(scores, np.float32))
+    assert lone_doubts(det, 0.35).tolist() == [False] * 5 + [True, False]
+    assert not lone_doubts(det, 0.0).any()

@@ -22,7 +22,7 @@ from .crops import (
     tile_crop,
     washed_share,
 )
-from .detections import Detections
+from .detections import Detections, lone_doubts
 from .geometry import levelled, row_angle
 from .glare import take_off, veil_map, veil_of_boxes
 from .orientation import finder_backs, run_aspect
@@ -47,7 +47,8 @@ class ClassifyConfig:
     landscape as a rule may mean a photo turned by a quarter; ``not_tile_above``: with a "not a tile" class, boxes
     it gives more are dropped; ``oriented``: tiles of slanted rows are cut along their row; ``deglare``: tiles
     under glare are read de-glared too; ``inked_not_blank``: a face inked across its centre is not read as the blank
-    white dragon (``not_blank_where_inked``)."""
+    white dragon (``not_blank_where_inked``); ``lone_below``: a box the finder scored under it with no box beside it
+    is dropped (``detections.lone_doubts``; 0: never)."""
 
     batch: int = 64
     tta_below: float = 0.9
@@ -55,6 +56,7 @@ class ClassifyConfig:
     quarter_below: float = 0.9
     photo_turn: bool = True
     not_tile_above: float = 0.5
+    lone_below: float = 0.35
     oriented: bool = True
     deglare: bool = True
     inked_not_blank: bool = True
@@ -185,6 +187,10 @@ class Classifier:
         det.probs = unsure_where_washed(det.probs, washed, self._deglared_hint(cut, img, washed, clear))
         if c.inked_not_blank:
             det.probs = not_blank_where_inked(det.probs, crops)
+        if c.lone_below:
+            alone = lone_doubts(det, c.lone_below)
+            det, crops = det[~alone], [crop for crop, a in zip(crops, alone) if not a]
+            not_tile = None if not_tile is None else not_tile[~alone]
         if not_tile is not None and c.not_tile_above:
             det = det[(not_tile <= c.not_tile_above) | blank_faces(det.probs, crops, not_tile)]
         return det
