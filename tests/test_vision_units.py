@@ -684,3 +684,20 @@ def test_a_doubtful_box_on_its_own_is_dropped_and_one_in_a_row_is_kept() -> None
     det = Detections(np.array(boxes, np.float32), np.array(scores, np.float32))
     assert lone_doubts(det, 0.35).tolist() == [False] * 5 + [True, False]
     assert not lone_doubts(det, 0.0).any()
+
+
+def test_a_dim_photo_is_lifted_with_its_tile_faces_brought_back_to_ivory() -> None:
+    """A table shot in a third of the light: the gamma alone brings its mean up but leaves the faces grey; the
+    levels above the mean are stretched until the brightest percent is a lit face's ivory again, so the faces
+    stand out from the table as in a lit photo. A photo lit normally is returned as it is."""
+    from vision.reader import FACES_TO, brightened
+
+    lit = np.full((300, 400, 3), (60, 110, 70), np.uint8)  # green cloth
+    lit[100:160, 40:360] = (205, 225, 230)  # a row of ivory faces
+    lit[120:140, 60:340:40] = (40, 40, 160)  # ink
+    assert brightened(lit) is lit
+    dim = np.clip(lit.astype(np.float32) * 0.35 + np.random.default_rng(0).normal(0, 3, lit.shape), 0, 255)
+    out = cv2.cvtColor(brightened(dim.astype(np.uint8)), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    faces, cloth = np.median(out[100:120, 40:360]), np.median(out[200:, :])
+    assert abs(faces - FACES_TO) <= 12
+    assert 60 <= cloth <= 140 and faces - cloth >= 100

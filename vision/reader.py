@@ -28,18 +28,29 @@ from .orientation import upside_down
 from .zoom import Zoom, ZoomConfig
 
 DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
+FACES_AT, FACES_TO = 1.0, 225.0  # the brightest percent of a dim photo (its tiles' faces), and its level brought up
 
 
 def brightened(img: np.ndarray) -> np.ndarray:
     """A dim photo (mean grey under ``DARK_BELOW``) brought up to a normal exposure by a gamma curve, as a phone's
-    own auto-exposure would: the finder, trained on well-lit tables, misses tiles in the dark. Others as they are."""
+    own auto-exposure would: the finder, trained on well-lit tables, misses tiles in the dark. The gamma alone
+    leaves the tile faces grey (a third of the light: ivory at about 160), so the levels above the mean are then
+    stretched until the brightest ``FACES_AT`` percent reach ``FACES_TO``, a lit face's ivory (held out, seed 0:
+    dim 81.7 -> 86.7 % of hands, handheld 73.3 -> 76.7 %). Others as they are."""
     step = max(1, max(img.shape[:2]) // 256)  # every step-th pixel: a mean needs no smoothing
     small = img[::step, ::step]
-    mean = float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).mean()) if small.ndim == 3 else float(small.mean())
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    mean = float(grey.mean())
     if not 8.0 < mean < DARK_BELOW:
         return img
     gamma = float(np.log(BRIGHT_TO / 255.0) / np.log(mean / 255.0))
     lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    lifted = cv2.LUT(small, lut)  # (the grey of the lifted colours: brighter than the lifted grey)
+    lifted = cv2.cvtColor(lifted, cv2.COLOR_BGR2GRAY) if lifted.ndim == 3 else lifted
+    mid, top = float(lifted.mean()), float(np.percentile(lifted, 100.0 - FACES_AT))
+    if mid < top < FACES_TO:
+        x = lut.astype(np.float32)
+        lut = np.clip(np.where(x > mid, mid + (x - mid) * (FACES_TO - mid) / (top - mid), x), 0, 255).astype(np.uint8)
     return cv2.LUT(img, lut)
 
 
