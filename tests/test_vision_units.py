@@ -686,10 +686,12 @@ def test_a_doubtful_box_on_its_own_is_dropped_and_one_in_a_row_is_kept() -> None
     assert not lone_doubts(det, 0.0).any()
 
 
-def test_a_dim_photo_is_lifted_with_its_tile_faces_brought_back_to_ivory() -> None:
+def test_a_dim_photo_is_lifted_with_its_tile_faces_brought_back_to_ivory(monkeypatch: pytest.MonkeyPatch) -> None:
     """A table shot in a third of the light: the gamma alone brings its mean up but leaves the faces grey; the
     levels above the mean are stretched until the brightest percent is a lit face's ivory again, so the faces
-    stand out from the table as in a lit photo. A photo lit normally is returned as it is."""
+    stand out from the table as in a lit photo. A photo lit normally is returned as it is, and a dark table in
+    good light is lifted by the gamma only (its faces are bright already)."""
+    import vision.reader as reader
     from vision.reader import FACES_TO, brightened
 
     lit = np.full((300, 400, 3), (60, 110, 70), np.uint8)  # green cloth
@@ -701,3 +703,12 @@ def test_a_dim_photo_is_lifted_with_its_tile_faces_brought_back_to_ivory() -> No
     faces, cloth = np.median(out[100:120, 40:360]), np.median(out[200:, :])
     assert abs(faces - FACES_TO) <= 12
     assert 60 <= cloth <= 140 and faces - cloth >= 100
+
+    dark_table = lit.copy()
+    dark_table[lit[..., 0] == 60] = (25, 30, 25)  # near-black cloth: the mean is low, the faces are not
+    dark_table[100:160, 40:360] = (170, 185, 190)  # off-white faces in shade: lifted to 220, not stretched
+    dark_table[120:140, 60:340:40] = (40, 40, 160)
+    lifted = brightened(dark_table)
+    assert lifted is not dark_table
+    monkeypatch.setattr(reader, "FACES_DIM", 0.0)  # the gamma alone
+    assert np.array_equal(lifted, brightened(dark_table))
