@@ -29,17 +29,18 @@ from .zoom import Zoom, ZoomConfig
 
 DARK_BELOW, BRIGHT_TO = 90.0, 125.0  # mean grey level of a dim photo, and the level it is brought up to
 FACES_AT, FACES_TO = 1.0, 225.0  # the brightest percent of a dim photo (its tiles' faces), and its level brought up
-FACES_DIM = 195.0  # that percent's level after the gamma under which the photo was shot in dim light (held out: a
-# third of the light 158-185; lit photos of dark tables, which the gamma lifts as well, 198 and up)
+DIM_AT, FACES_DIM = 0.1, 200.0  # the photo's brightest 0.1 % after the gamma under this: shot in dim light (held
+# out: a third of the light 163-192; lit photos of dark tables, which the gamma lifts as well, 217 and up, where
+# the brightest percent alone is as low as 143 when few of the pixels are faces)
 
 
 def brightened(img: np.ndarray) -> np.ndarray:
     """A dim photo (mean grey under ``DARK_BELOW``) brought up to a normal exposure by a gamma curve, as a phone's
     own auto-exposure would: the finder, trained on well-lit tables, misses tiles in the dark. The gamma alone
-    leaves the tile faces grey (a third of the light: ivory at 158-185), so where the brightest ``FACES_AT``
-    percent is still under ``FACES_DIM`` the levels above the mean are stretched until it reaches ``FACES_TO``,
-    a lit face's ivory (held out, seed 0: dim 81.7 -> 86.7 % of hands, handheld 73.3 -> 76.7 %; seed 1: dim
-    65.0 -> 88.3 %). A photo of a dark table in good light is lifted by the gamma only. Others as they are."""
+    leaves the tile faces grey (a third of the light), so where even the brightest ``DIM_AT`` percent is still
+    under ``FACES_DIM`` the levels above the mean are stretched until the brightest ``FACES_AT`` percent reaches
+    ``FACES_TO``, a lit face's ivory. A photo of a dark table in good light is lifted by the gamma only. Others
+    as they are."""
     step = max(1, max(img.shape[:2]) // 256)  # every step-th pixel: a mean needs no smoothing
     small = img[::step, ::step]
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
@@ -51,7 +52,7 @@ def brightened(img: np.ndarray) -> np.ndarray:
     lifted = cv2.LUT(small, lut)  # (the grey of the lifted colours: brighter than the lifted grey)
     lifted = cv2.cvtColor(lifted, cv2.COLOR_BGR2GRAY) if lifted.ndim == 3 else lifted
     mid, top = float(lifted.mean()), float(np.percentile(lifted, 100.0 - FACES_AT))
-    if mid < top < FACES_DIM:
+    if mid < top and float(np.percentile(lifted, 100.0 - DIM_AT)) < FACES_DIM:
         x = lut.astype(np.float32)
         lut = np.clip(np.where(x > mid, mid + (x - mid) * (FACES_TO - mid) / (top - mid), x), 0, 255).astype(np.uint8)
     return cv2.LUT(img, lut)
