@@ -286,7 +286,9 @@ def test_a_photo_turned_by_a_quarter_and_held_askew_is_read_levelled(degrees: in
 def test_a_hand_at_30_degrees_that_the_slanted_reading_got_wrong_is_read_levelled() -> None:
     """A real case (hand 10 of ``evaluate_hands --seed 1 --condition rot30``): every tile found and named, but the
     boxes around its tilted tiles overlap and hide which lie sideways, so the slanted reading took a claimed pung
-    of 7p for concealed tiles. Read levelled, the hand is exact."""
+    of 7p for concealed tiles. Read levelled, the hand is exact. (Since stop 63, whose reader lifts the faces of
+    a dim photo to a lit face's ivory, the slanted reading names this hand right as well; it still boxes the same
+    tiles unlevelled.)"""
     from evaluation.hands import composed_cases, normal
     from training.data import load_split
     from training.synth import CropBank
@@ -298,7 +300,7 @@ def test_a_hand_at_30_degrees_that_the_slanted_reading_got_wrong_is_read_levelle
     assert r.det.levelled and normal(r.hand) == normal(hand)
     before = read_image(img, TileReader(config=ReaderConfig().but(level_photo_from=0.0)), ruleset, True, winner)
     assert before.det.levelled == 0.0
-    assert len(before.det) == len(r.det) and normal(before.hand) != normal(hand)
+    assert len(before.det) == len(r.det)
 
 
 @needs_data
