@@ -668,8 +668,8 @@ def test_a_plain_face_of_the_faces_ivory_is_a_blank_dragon_not_a_patch_of_table(
     probs[3:, CLASS_INDEX["P"]] = 0.99
     crops = [face, face, face, plain, wood, grey, plain]
     not_tile = np.array([0.0, 0.1, 0.0, 0.6, 0.6, 0.6, 0.9], np.float32)
-    assert blank_faces(probs, crops, not_tile).tolist() == [False, False, False, True, False, False, False]
-    assert not blank_faces(probs[2:], crops[2:], not_tile[2:]).any()  # one face: no ivory measured
+    assert blank_faces(probs, crops, not_tile, 0.5).tolist() == [False, False, False, True, False, False, False]
+    assert not blank_faces(probs[2:], crops[2:], not_tile[2:], 0.5).any()  # one face: no ivory measured
 
 
 def test_a_doubtful_box_on_its_own_is_dropped_and_one_in_a_row_is_kept() -> None:

@@ -123,14 +123,16 @@ def with_finder_backs(probs: np.ndarray, back_score: np.ndarray) -> np.ndarray:
     return rest.astype(np.float32)
 
 
-def blank_faces(probs: np.ndarray, crops: list[np.ndarray], not_tile: np.ndarray) -> np.ndarray:
-    """Which boxes the "not a tile" class doubts (up to ``BLANK_NOT_TILE``) are blank white dragons: read blank, and
-    their middle has the lightness and colour of the ivory of the photo's other faces. The class learnt plain
-    patches of table and tray, and a blank face is plain too (two `valid` photos lost one so; the table's patches
-    it doubts are darker or of another colour). None where fewer than 3 faces measure the ivory."""
+def blank_faces(probs: np.ndarray, crops: list[np.ndarray], not_tile: np.ndarray, vetoed_above: float
+                ) -> np.ndarray:
+    """Which boxes the "not a tile" class vetoes (over ``vetoed_above``, up to ``BLANK_NOT_TILE``) are blank white
+    dragons: read blank, and their middle has the lightness and colour of the ivory of the photo's other faces.
+    The class learnt plain patches of table and tray, and a blank face is plain too (two `valid` photos lost one
+    so; the table's patches it doubts are darker or of another colour). None where fewer than 3 faces measure the
+    ivory; the ivory is measured only where a vetoed box is read blank."""
     out = np.zeros(len(crops), bool)
     top = probs.argmax(1) if len(probs) else np.zeros(0, int)
-    maybe = np.flatnonzero((top == BLANK) & (not_tile <= BLANK_NOT_TILE))
+    maybe = np.flatnonzero((top == BLANK) & (not_tile > vetoed_above) & (not_tile <= BLANK_NOT_TILE))
     faces = np.flatnonzero((not_tile < SURE_TILE) & (top != BLANK) & (top != BACK))
     if not len(maybe) or len(faces) < 3:
         return out
@@ -192,7 +194,7 @@ class Classifier:
             det, crops = det[~alone], [crop for crop, a in zip(crops, alone) if not a]
             not_tile = None if not_tile is None else not_tile[~alone]
         if not_tile is not None and c.not_tile_above:
-            det = det[(not_tile <= c.not_tile_above) | blank_faces(det.probs, crops, not_tile)]
+            det = det[(not_tile <= c.not_tile_above) | blank_faces(det.probs, crops, not_tile, c.not_tile_above)]
         return det
 
     def _read_crops(self, img: np.ndarray, det: Detections, quarter: int
