@@ -56,11 +56,14 @@ LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pi
 TABLE_LINES = 0.9  # the share of a strip's lines like the table for the strip to show it (see ``_table_strip``)
 APART = 15.0  # Lab units at least between the tiles' colour and the table's for a hole to be told from the table
 INSIDE = 0.5  # tile widths: the widest hole between two boxes of one stretch of touching tiles
+STEP_SPREAD = 0.06  # steps within this share of one another are one cluster (``_modal_step``)
 SKEW = 0.3  # two neighbouring boxes whose middles are further from one pitch apart than this share of it are out of
 # step
 IN_STEP = 0.2  # boxes between two anchors each this share of a pitch or less from its place are in step
 PAST = 0.3  # tile widths past a stretch's end tile where no box and the table show: the stretch ends there
 RECOUNT_FIT = 0.2  # how far (pitches) a stretch's length may be from a whole number of tiles to be counted by it
+RECOUNT_STANDING = 0.9  # share of the row's height every box of a stretch recounted has (a blurred box is a
+# little lower than a sharp one; a meld's sideways tile, at three quarters of it, is never counted)
 RECOUNT_HOLE = 1.2  # tile widths: the widest hole inside a stretch counted (its face shows there: a lost tile)
 INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
 PART = 0.45  # a box lower than this share of the tiles' height, within a tile's band, is a part of a tile
@@ -256,9 +259,27 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
         return None
     centres = [(x1[i] + x2[i]) / 2 for i in wide]
     steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
-    if len(steps) < 3 or float(np.median(steps)) < CLOSEST * unit:
+    whole_w = [abs(w[i] / unit - 1) <= 0.15 for i in wide]
+    in_step = [float(b - a) for a, b, ok1, ok2 in zip(centres, centres[1:], whole_w, whole_w[1:])
+               if ok1 and ok2 and b - a < 1.3 * unit]
+    if len(in_step) >= 3:
+        steps = in_step
+    if len(steps) < 3:
         return None
-    return tall, unit, float(np.median(steps)), height
+    pitch = _modal_step(steps)
+    if pitch < CLOSEST * unit:
+        return None
+    return tall, unit, pitch, height
+
+
+def _modal_step(steps: list[float]) -> float:
+    """The row's pitch from the steps between neighbouring boxes' middles: the median of the largest cluster of
+    steps within ``STEP_SPREAD`` of one another. Boxes out of step over a few bamboo tiles make steps of two
+    thirds of a tile, which would pull a plain median down and miscount the row's stretches."""
+    arr = np.array(steps, np.float64)
+    support = [np.abs(arr - s) <= STEP_SPREAD * s for s in arr]
+    best = max(range(len(arr)), key=lambda k: (int(support[k].sum()), -abs(arr[k] - float(np.median(arr)))))
+    return float(np.median(arr[support[best]]))
 
 
 def _wide_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
@@ -624,7 +645,7 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
             n = round(est)
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
             if abs(n - len(run)) != 1 or n < 2 or abs(est - n) > RECOUNT_FIT \
-                    or any(y2[i] - y1[i] < STANDING * height for i in run) \
+                    or any(y2[i] - y1[i] < RECOUNT_STANDING * height for i in run) \
                     or not all(_table_past(lab, det, row, i, side, unit, top, bottom, tile)
                                for i, side in ((run[0], -1), (run[-1], 1))) \
                     or _table_across(lab, float(x1[run[0]]), float(x2[run[-1]]), top, bottom, unit, tile, lines=True):
