@@ -488,3 +488,24 @@ def test_a_narrow_box_over_the_table_between_the_hand_and_its_winning_tile_is_dr
     assert det.back_score is not None
     det.back_score[8] = 0.9
     assert len(regridded(img, det)) == len(det)
+
+
+def test_a_stretch_boxed_out_of_step_in_its_middle_is_counted_by_its_whole_tiles_pitch() -> None:
+    """Held-out motion15 hand 31 as the finder boxed it: ten touching tiles, the six bamboo tiles in the middle
+    boxed as seven boxes, most narrow and a little lower than the row (shaken sticks), the table at both ends and
+    the winning tile apart. Their steps, three quarters of a tile, would make a plain median pitch short and the
+    stretch eleven tiles long; the steps between whole tiles count ten, and the stretch is boxed again as ten."""
+    top, bottom = 40, 132
+    lefts = [154 + 60.4 * k for k in range(10)] + [793.0]
+    img = np.zeros((180, 900, 3), np.uint8)
+    img[:] = (40, 60, 120)
+    for x in lefts:
+        img[top:bottom, int(x):int(x) + 58] = (215, 230, 235)
+        img[top + 20:top + 60, int(x) + 18:int(x) + 40] = (40, 90, 30)
+    spans = [(151, 67, 95), (211, 66, 92), (268, 43, 88), (346, 54, 95), (388, 45, 89), (441, 57, 94),
+             (484, 55, 89), (531, 73, 93), (583, 55, 94), (628, 66, 91), (688, 67, 96), (790, 67, 97)]
+    xyxy = np.float32([[x, top - 2, x + w, top - 2 + h] for x, w, h in spans])
+    out = regridded(img, Detections(xyxy, np.full(len(xyxy), 0.6, np.float32),
+                                    back_score=np.zeros(len(xyxy), np.float32)))
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), np.array(lefts) - 3, atol=7)  # (a tenth of a tile)
