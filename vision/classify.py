@@ -48,7 +48,8 @@ class ClassifyConfig:
     it gives more are dropped; ``oriented``: tiles of slanted rows are cut along their row; ``deglare``: tiles
     under glare are read de-glared too; ``inked_not_blank``: a face inked across its centre is not read as the blank
     white dragon (``not_blank_where_inked``); ``lone_below``: a box the finder scored under it with no box beside it
-    is dropped (``detections.lone_doubts``; 0: never)."""
+    is dropped (``detections.lone_doubts``; 0: never); ``balance``: a photo under a coloured light is read
+    white-balanced to a lit face's ivory (``balance.balanced``; the reader does it)."""
 
     batch: int = 64
     tta_below: float = 0.9
@@ -60,6 +61,7 @@ class ClassifyConfig:
     oriented: bool = True
     deglare: bool = True
     inked_not_blank: bool = True
+    balance: bool = True
 
 
 def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray | None = None) -> np.ndarray:

@@ -15,6 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .balance import balanced
 from .calibration import Calibration
 from .classify import Classifier, ClassifyConfig
 from .crops import crops_to_batch
@@ -113,6 +114,8 @@ class TileReader:
         seen = self.levelling.read(img)
         img, found = seen.img, seen.found
         t2 = time.perf_counter()
+        if self.config.classify.balance:  # (a photo under a coloured light: its faces' ivory given back)
+            img = balanced(img, found.det)
         det = self.classifier.classify(img, found.det, found.quarter, found.veil, measured=True)
         det.levelled = seen.angle
         if self.config.classify.photo_turn:
