@@ -190,3 +190,24 @@ def test_a_stretched_column_of_bamboo_tiles_is_read_one_box_per_tile(reader: Til
     assert len(match(gt, det.xyxy)) >= len(gt) - 1
     assert len(det) <= len(gt) + 1
 
+
+
+@pytest.mark.parametrize("stem", ["387495486_621370556613476_285870165352538189_n_jpg", "IMG_20231224_160913_jpg"])
+def test_a_real_photo_under_tungsten_light_is_read_as_in_daylight(reader: TileReader, stem: str):
+    """A real photo under a warm lamp (``evaluation.conditions.warm``: blue x0.7, red x1.15): its faces turn
+    orange and a tile or more was misread. White-balanced to a lit face's ivory (``vision.balance``), every
+    labelled tile is found and read right, and nothing more; read as it is, not."""
+    from evaluation.conditions import warm
+
+    path = next((VALID / "images").glob(stem + "*"))
+    img = load_photo(path)
+    gt, codes = read_yolo(VALID / "labels" / (path.stem + ".txt"), img.shape[1], img.shape[0], RF_CODES)
+    img, gt = warm(img, gt, np.random.default_rng(0))
+
+    def right(r: TileReader) -> bool:
+        det = r.read(img)
+        pairs = match(gt, det.xyxy)
+        return len(pairs) == len(gt) == len(det) and [det.codes[j] for _, j in pairs] == [codes[i] for i, _ in pairs]
+
+    assert right(reader)
+    assert not right(TileReader(threads=2, config=ReaderConfig().but(balance=False)))

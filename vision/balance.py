@@ -16,7 +16,7 @@ import numpy as np
 from .detections import Detections
 from .orientation import finder_backs
 
-TINT = np.float32([0.936, 0.976, 1.0])  # a face's ivory (B, G, R) over its brightest channel, real `valid` photos
+TINT = np.array([0.936, 0.976, 1.0], np.float32)  # a face's ivory (B, G, R) over its brightest channel (`valid`)
 CAST = 0.15  # a channel further than this from the tint: a coloured light, balanced
 LEAST_FACES = 3  # face-up boxes measured at least
 MIDDLE = 0.2  # the share of a box cut off each side before measuring (the table at its edges)
