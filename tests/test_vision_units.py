@@ -712,3 +712,21 @@ def test_a_dim_photo_is_lifted_with_its_tile_faces_brought_back_to_ivory(monkeyp
     assert lifted is not dark_table
     monkeypatch.setattr(reader, "FACES_DIM", 0.0)  # the gamma alone
     assert np.array_equal(lifted, brightened(dark_table))
+
+
+def test_a_farther_row_of_a_pitched_hand_is_the_hands_though_smaller():
+    """Held-out pitch45 (seed 1) hand 10: the concealed tiles in a row farther off, the melds nearer the camera.
+    Seen pitched, every tile squat (about as tall as wide), the farther row's tiles are 0.72 of the nearer's: both
+    rows are the hand. In a photo shot from above (tiles a third taller than wide) a row that much smaller lies
+    elsewhere on the table and is left out."""
+    from vision.layout import apart_from_hand
+
+    def table(tall: float) -> Detections:
+        far, fc = row(["8m", "8m", "8p", "8p", "N", "N", "N", "8m"], 100, y=100, w=36, h=36 * tall,
+                      gap_after={6: 20})
+        near, nc = row(["S", "S", "S", "S", "5m", "5m", "5m", "5m"], 60, y=100 + 36 * tall + 20, w=50, h=50 * tall,
+                       gap_after={3: 25})
+        return dets(far + near, fc + nc)
+
+    assert apart_from_hand(table(1.1)) == []
+    assert apart_from_hand(table(1.35)) == list(range(8))
