@@ -509,3 +509,19 @@ def test_a_stretch_boxed_out_of_step_in_its_middle_is_counted_by_its_whole_tiles
                                     back_score=np.zeros(len(xyxy), np.float32)))
     assert len(out) == len(lefts)
     assert np.allclose(np.sort(out.xyxy[:, 0]), np.array(lefts) - 3, atol=7)  # (a tenth of a tile)
+
+
+def test_a_kongs_standing_tiles_boxed_out_of_step_are_spaced_again_up_to_its_sideways_tile() -> None:
+    """Held-out motion15 hand 22: a kong of bamboo nines, its first tile boxed narrow, the next two boxes each over
+    the rest of a tile and half the next; the table before it, its sideways tile after. As many boxes as tiles,
+    one narrow: the three are boxed again at equal steps between the table and the sideways tile."""
+    lefts = [10 + PITCH * k for k in range(6)] + [400 + PITCH * k for k in range(3)]
+    img = table(lefts, 700)
+    img[TOP + 22:BOTTOM, 550:612] = (215, 230, 235)  # (the sideways tile, lower than the standing ones)
+    spans = [(x, x + WIDTH) for x in lefts[:6]] + [(400, 435), (429, 482), (490, 543)]
+    xyxy = np.float32([[a, TOP, b, BOTTOM] for a, b in spans] + [[550, TOP + 22, 612, BOTTOM]])
+    det = Detections(xyxy, np.full(len(xyxy), 0.8, np.float32), back_score=np.zeros(len(xyxy), np.float32))
+    out = regridded(img, det)
+    assert len(out) == len(det)
+    standing = np.sort(out.xyxy[out.xyxy[:, 1] < TOP + 10][:, 0])
+    assert np.allclose(standing[6:], lefts[6:], atol=6)  # (an eighth of a tile: its last box ended short)

@@ -64,6 +64,8 @@ PAST = 0.3  # tile widths past a stretch's end tile where no box and the table s
 RECOUNT_FIT = 0.2  # how far (pitches) a stretch's length may be from a whole number of tiles to be counted by it
 RECOUNT_STANDING = 0.9  # share of the row's height every box of a stretch recounted has (a blurred box is a
 # little lower than a sharp one; a meld's sideways tile, at three quarters of it, is never counted)
+SKEWED_MOST = 4  # boxes at most of a stretch spaced again at its own count (a meld's tiles: over a whole hand's
+# row, a few pixels' error in its ends' boxes would shift every tile)
 RECOUNT_HOLE = 1.2  # tile widths: the widest hole inside a stretch counted (its face shows there: a lost tile)
 INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
 PART = 0.45  # a box lower than this share of the tiles' height, within a tile's band, is a part of a tile
@@ -264,12 +266,9 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
                if ok1 and ok2 and b - a < 1.3 * unit]
     if len(in_step) >= 3:
         steps = in_step
-    if len(steps) < 3:
+    if len(steps) < 3 or float(np.median(steps)) < CLOSEST * unit:
         return None
-    pitch = _modal_step(steps)
-    if pitch < CLOSEST * unit:
-        return None
-    return tall, unit, pitch, height
+    return tall, unit, _modal_step(steps), height
 
 
 def _modal_step(steps: list[float]) -> float:
@@ -460,6 +459,17 @@ def _table_past(lab: LabView, det: Detections, row: list[int], i: int, side: int
     return _table_strip(lab, a, b, top, bottom, tile, sure=True)
 
 
+def _meld_past(det: Detections, row: list[int], tall: list[int], i: int, side: int, unit: float, height: float
+               ) -> bool:
+    """Whether a stretch of standing tiles ends at box ``i``'s edge on ``side`` (-1 left, 1 right) with a meld's
+    sideways tile touching it there: a box of the row lower than the standing tiles (``STANDING``) whose near edge
+    lies within ``TOUCH`` tile widths of that edge (a kong's three standing tiles, then its sideways one)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    edge = float(x2[i]) if side > 0 else float(x1[i])
+    return any(j not in tall and y2[j] - y1[j] < STANDING * height
+               and abs((float(x1[j]) if side > 0 else float(x2[j])) - edge) <= TOUCH * unit for j in row if j != i)
+
+
 def _skewed_cuts(lab: LabView, det: Detections, row: list[int], tall: list[int], unit: float, pitch: float,
                  height: float, tile: np.ndarray, used: set[int]) -> list[Cut]:
     """The runs of standing boxes out of step with the row's pitch (a box over the halves of two bamboo tiles,
@@ -634,8 +644,11 @@ def _without_parts(det: Detections) -> Detections:
 def _recounted(lab: LabView, det: Detections) -> Detections:
     """``det`` with each stretch of touching standing tiles, the table at both its ends, whose length holds a whole
     number of pitches (within ``RECOUNT_FIT``) one more or one fewer than its boxes, boxed again as that many
-    tiles at equal steps. Why: boxes each in step with the one before may still drift a third of a tile over a
-    few bamboo tiles, and one tile is lost or one too many read, where the stretch's length tells the count."""
+    tiles at equal steps; so is a short one (a meld's tiles, the table or its sideways tile at either end) that
+    holds as many (within ``FIT``) as its boxes, one of them narrow (out of step: a tile boxed in part, the next
+    box over the rest and half the next tile). Why: boxes each in step with the one before may still drift a
+    third of a tile over a few bamboo tiles, and one tile is lost or one too many read, where the stretch's length
+    tells the count."""
     x1, y1, x2, y2 = det.xyxy.T
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
@@ -644,9 +657,12 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
             est = (float(x2[run[-1]] - x1[run[0]]) - (unit - pitch)) / pitch  # (boxes overlap by unit - pitch)
             n = round(est)
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
-            if abs(n - len(run)) != 1 or n < 2 or abs(est - n) > RECOUNT_FIT \
-                    or any(y2[i] - y1[i] < RECOUNT_STANDING * height for i in run) \
+            # (as many boxes as tiles, one of them narrow: out of step over the stretch, spaced again evenly)
+            skewed = n == len(run) <= SKEWED_MOST and any(x2[i] - x1[i] < NARROW * unit for i in run)
+            if not (abs(n - len(run)) == 1 and abs(est - n) <= RECOUNT_FIT or skewed and abs(est - n) <= FIT) \
+                    or n < 2 or any(y2[i] - y1[i] < RECOUNT_STANDING * height for i in run) \
                     or not all(_table_past(lab, det, row, i, side, unit, top, bottom, tile)
+                               or skewed and _meld_past(det, row, tall, i, side, unit, height)
                                for i, side in ((run[0], -1), (run[-1], 1))) \
                     or _table_across(lab, float(x1[run[0]]), float(x2[run[-1]]), top, bottom, unit, tile, lines=True):
                 continue
