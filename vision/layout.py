@@ -292,8 +292,8 @@ def apart_by_size(det: Detections) -> list[int]:
 WALL_BACKS = 0.8  # a row this much face down (and at least 6 long) is a wall, not a hand
 HAND_ROWS_APART = 2.0  # rows of one hand lie within this many tile heights of each other
 FLOWERS_APART = 4.0  # and its flowers within this many
-PITCHED_SQUAT = 1.2  # a hand's row whose tiles are at most this many times as tall as wide is seen pitched
-PITCHED_FARTHER = 0.6  # and a row of its hand farther off has tiles this size of its own at least (flat: 0.75)
+PITCHED_SQUAT = 1.2  # rows whose tiles are at most this many times as tall as wide are seen pitched (both the
+PITCHED_FARTHER = 0.6  # hand's main row and the other), and one farther off has tiles this size at least (flat: 0.75)
 NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
 IN_LINE = 0.1  # tile heights: a tile lies in its row's line when its bottom or top edge is this close to the row's
 LAID_OUT = 0.75  # the share of a row's tiles in line from which the row is laid out (a hand), not scattered
@@ -330,8 +330,8 @@ def close_set(det: Detections, row: list[int]) -> bool:
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
     """Choose the hand on a table: of its rows of five or more tiles with about the largest tiles (nearest the
     camera; a wall of backs does not count), the longest; then the rows within two tile heights of it (rows of
-    ``flower_codes`` within four), of the same tile size (in a photo pitched toward the table, its tiles squat,
-    a row farther off may be smaller), overlapping it sideways. Every other tile (the
+    ``flower_codes`` within four), of the same tile size (where both rows' tiles are squat, seen pitched toward
+    the table, a row farther off may be smaller), overlapping it sideways. Every other tile (the
     discards, the walls, other players' melds) is not the hand. A photo with no row of five or more tiles is
     left as is. ``main``: the hand's main row given (one of ``hand_rows``: the hand chooser tries each)."""
     if len(det) < 6:
@@ -374,8 +374,10 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: lis
         apart = (FLOWERS_APART if flowers else HAND_ROWS_APART) * unit
         near = abs(float(centre[r, 1].mean()) - float(centre[main, 1].mean())) <= apart
         farther = float(centre[r, 1].mean()) < float(centre[main, 1].mean())
-        low, high = (PITCHED_FARTHER if pitched and farther else 0.75), (1 / PITCHED_FARTHER if pitched and not
-                                                                        farther else 1.33)
+        # (both rows seen pitched: a row of another player's standing tiles farther off is seen upright)
+        both = pitched and float(np.median(height[r])) <= PITCHED_SQUAT * float(np.median(short[r]))
+        low, high = (PITCHED_FARTHER if both and farther else 0.75), (1 / PITCHED_FARTHER if both and not farther
+                                                                      else 1.33)
         alike = low <= float(np.median(short[r])) / max(size, 1e-6) <= high
         beside = float(det.xyxy[r, 2].max()) >= x1 and float(det.xyxy[r, 0].min()) <= x2
         if near and alike and beside:
