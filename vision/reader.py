@@ -1,8 +1,9 @@
 """Photo -> Detections: the reading stages composed, each with its own config.
 
 brighten -> find (levelled where rows run at a slant; ``Levelling`` over ``Search`` over ``Zoom`` over ``Finder``)
--> classify (``Classifier``) -> which way up (``orientation.upside_down``). Both ONNX sessions are created once per
-process (cached) with a fixed thread count.
+-> white-balance where a coloured light tinted the faces (``balance.balanced``) -> classify (``Classifier``)
+-> which way up (``orientation.upside_down``). Both ONNX sessions are created once per process (cached) with a
+fixed thread count.
 """
 
 from __future__ import annotations
