@@ -366,19 +366,20 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: lis
     x1, x2 = float(det.xyxy[main, 0].min()) - 6 * unit, float(det.xyxy[main, 2].max()) + 6 * unit
     # a photo pitched toward the table (its tiles squat) shows a row farther off smaller than perspective-free rows
     pitched = unit <= PITCHED_SQUAT * size
+    main_y = float(centre[main, 1].mean())
     hand = set(main)
     for r in candidates:
         if r is main:
             continue
         flowers = all(codes[i] in flower_codes for i in r)  # a player's flowers often lie a little farther off
         apart = (FLOWERS_APART if flowers else HAND_ROWS_APART) * unit
-        near = abs(float(centre[r, 1].mean()) - float(centre[main, 1].mean())) <= apart
-        farther = float(centre[r, 1].mean()) < float(centre[main, 1].mean())
+        row_y, row_size = float(centre[r, 1].mean()), float(np.median(short[r]))
+        near = abs(row_y - main_y) <= apart
         # (both rows seen pitched: a row of another player's standing tiles farther off is seen upright)
-        both = pitched and float(np.median(height[r])) <= PITCHED_SQUAT * float(np.median(short[r]))
-        low, high = (PITCHED_FARTHER if both and farther else 0.75), (1 / PITCHED_FARTHER if both and not farther
-                                                                      else 1.33)
-        alike = low <= float(np.median(short[r])) / max(size, 1e-6) <= high
+        both = pitched and float(np.median(height[r])) <= PITCHED_SQUAT * row_size
+        low, high = (PITCHED_FARTHER if both and row_y < main_y else 0.75), \
+            (1 / PITCHED_FARTHER if both and row_y >= main_y else 1.33)
+        alike = low <= row_size / max(size, 1e-6) <= high
         beside = float(det.xyxy[r, 2].max()) >= x1 and float(det.xyxy[r, 0].min()) <= x2
         if near and alike and beside:
             hand.update(r)

@@ -257,15 +257,16 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[li
     # (the tile width of whole boxes as tall as the row: a sideways tile's parts, each boxed, are narrow and low)
     unit = float(np.median(w[[i for i in whole if h[i] >= 0.85 * height] or whole]))
     wide = [i for i in tall if w[i] >= SLIVER * h[i]]
-    if len(tall) < NEAT_ROW or float(np.mean(np.abs(w[wide] / unit - 1) <= 0.15)) < NEAT_SHARE:
+    tile_wide = [bool(abs(w[i] / unit - 1) <= 0.15) for i in wide]
+    if len(tall) < NEAT_ROW or float(np.mean(tile_wide)) < NEAT_SHARE:
         return None
     centres = [(x1[i] + x2[i]) / 2 for i in wide]
-    steps = [float(b - a) for a, b in zip(centres, centres[1:]) if b - a < 1.3 * unit]
-    whole_w = [abs(w[i] / unit - 1) <= 0.15 for i in wide]
-    in_step = [float(b - a) for a, b, ok1, ok2 in zip(centres, centres[1:], whole_w, whole_w[1:])
-               if ok1 and ok2 and b - a < 1.3 * unit]
-    if len(in_step) >= 3:
-        steps = in_step
+    # (each step between neighbours, and whether both boxes are a tile wide)
+    pairs = [(float(b - a), ok1 and ok2) for a, b, ok1, ok2 in zip(centres, centres[1:], tile_wide, tile_wide[1:])
+             if b - a < 1.3 * unit]
+    steps = [s for s, whole_pair in pairs if whole_pair]
+    if len(steps) < 3:
+        steps = [s for s, _ in pairs]
     if len(steps) < 3 or float(np.median(steps)) < CLOSEST * unit:
         return None
     return tall, unit, _modal_step(steps), height
