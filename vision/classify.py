@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import onnxruntime as ort
 
+from .backs import backs_where_coloured
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import (
@@ -49,7 +50,8 @@ class ClassifyConfig:
     under glare are read de-glared too; ``inked_not_blank``: a face inked across its centre is not read as the blank
     white dragon (``not_blank_where_inked``); ``lone_below``: a box the finder scored under it with no box beside it
     is dropped (``detections.lone_doubts``; 0: never); ``balance``: a photo under a coloured light is read
-    white-balanced to a lit face's ivory (``balance.balanced``; the reader does it)."""
+    white-balanced to a lit face's ivory (``balance.balanced``; the reader does it); ``backs_by_colour``: a crop
+    with no ivory on it is read as a back (``backs.backs_where_coloured``)."""
 
     batch: int = 64
     tta_below: float = 0.9
@@ -62,6 +64,7 @@ class ClassifyConfig:
     deglare: bool = True
     inked_not_blank: bool = True
     balance: bool = True
+    backs_by_colour: bool = True
 
 
 def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray | None = None) -> np.ndarray:
@@ -191,6 +194,9 @@ class Classifier:
         det.probs = unsure_where_washed(det.probs, washed, self._deglared_hint(cut, img, washed, clear))
         if c.inked_not_blank:
             det.probs = not_blank_where_inked(det.probs, crops)
+        if c.backs_by_colour:  # (a crop with no ivory on it is a back, whatever face it was read as)
+            tiles = np.ones(len(det), bool) if not_tile is None else not_tile < SURE_TILE
+            det.probs = backs_where_coloured(det.probs, crops, tiles)
         if c.lone_below:
             alone = lone_doubts(det, c.lone_below)
             det, crops = det[~alone], [crop for crop, a in zip(crops, alone) if not a]

@@ -21,7 +21,16 @@ from scoring.tiles import FLOWERS, INDEX, N_KINDS
 
 from .classes import BACK, CLASSIFIER_CODES
 from .detections import Detections
-from .layout import Layout, along_rows, best_meld_codes, flower_faces, log_prob, rows_of, split_groups
+from .layout import (
+    Layout,
+    along_rows,
+    best_meld_codes,
+    flower_faces,
+    kongs_joined,
+    log_prob,
+    rows_of,
+    split_groups,
+)
 from .said import Said, in_lang
 
 EPS = 1e-6
@@ -112,7 +121,7 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     stray = []
     flat = along_rows(det)  # groups read along slanted rows (the same tiles; the probabilities changed are det's)
     for row in rows_of(flat):
-        for g in split_groups(flat, row):
+        for g in kongs_joined(flat, split_groups(flat, row)):
             partner = second_back(det, g)
             if partner is not None:  # read face down as well: the group is a concealed kong
                 was = det.codes[partner]

@@ -193,6 +193,25 @@ def short_melds_joined(det: Detections, groups: list[list[int]]) -> list[list[in
     return out
 
 
+def kongs_joined(det: Detections, groups: list[list[int]]) -> list[list[int]]:
+    """A row's groups (left to right) with two neighbours that together are a concealed kong as laid out (four
+    tiles, none sideways, a back at each end and one face twice between) joined, where the gap between them is
+    under ``SHORT_JOIN`` tile widths: a back lies face down only in a concealed kong, and a box drawn narrow (a
+    phone held askew) opens a gap inside it, which would leave both backs stray."""
+    out = [list(g) for g in groups]
+    k = 0
+    while k + 1 < len(out):
+        both = out[k] + out[k + 1]
+        down = det.face_down[both]
+        if len(both) == 4 and down[0] and down[3] and not down[1:3].any() and not det.sideways[both].any() \
+                and _one_face(det, both[1:3]):
+            w, _ = unit_and_gaps(det, both)
+            if float(det.xyxy[out[k + 1][0], 0] - det.xyxy[out[k][-1], 2]) < SHORT_JOIN * w:
+                out[k:k + 2] = [both]
+        k += 1
+    return out
+
+
 def _sizes(n: int) -> list[list[int]]:
     """Every way to lay ``n`` tiles out as consecutive melds of three or four."""
     if n == 0:
@@ -475,7 +494,8 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     if len(rows) > 2:
         layout.warnings.append(Said(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows",
                                     f"牌排成 {len(rows)} 行；手牌應排成一行或兩行"))
-    candidates = [(r, meld) for r, row in enumerate(rows) for g in short_melds_joined(det, split_groups(det, row))
+    joined = [kongs_joined(det, short_melds_joined(det, split_groups(det, row))) for row in rows]
+    candidates = [(r, meld) for r, groups in enumerate(joined) for g in groups
                   for part in odd_end(det, g) for meld in melds_touching(det, part)]
     flowers, melds, rest = _sorted_groups(det, rules, candidates, layout)
     concealed, winning, row = _concealed_and_winning(det, rest, layout)
