@@ -730,3 +730,41 @@ def test_a_farther_row_of_a_pitched_hand_is_the_hands_though_smaller():
 
     assert apart_from_hand(table(1.1)) == []
     assert apart_from_hand(table(1.35)) == list(range(8))
+
+
+def test_a_concealed_kong_with_a_gap_inside_it_is_still_a_concealed_kong():
+    # held-out handheld hand 32 (seed 0): a box drawn narrow opened a gap between the kong's two faces, the row's
+    # groups were [back, 6s] [6s, back], and both backs were read as faces, stray
+    b1, c1 = row(["2m", "3m", "4m", "5s", "6s", "7s", "9p", "9p", "9p", "E"], 0)
+    b2, c2 = row(["E"], 460)
+    b3, c3 = row(["back", "6s", "6s", "back"], 560, gap_after={1: 12})
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    reading = interpret(det, "nanjing", winner=0)
+    assert reading.hand is not None
+    assert reading.hand["melds"] == [{"type": "kong_concealed", "tiles": ["6s"] * 4, "from": None}]
+    assert reading.hand["concealed"] == c1 and reading.hand["winning_tile"] == "E"
+
+
+def test_a_concealed_kong_touching_a_meld_is_cut_out_of_it():
+    # held-out pitch45 hand 2 (seed 1): a concealed kong laid edge to edge with a pung's sideways tile made one
+    # group of five; both backs were taken for stray tiles and the hand was read as concealed tiles only
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "9m"], 0)
+    b2, c2 = row(["9m"], 340)
+    b3, c3 = row(["back", "6m", "6m", "back", "7s", "7s", "7s"], 420, sideways={4})
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    reading = interpret(det, "nanjing", winner=0)
+    assert reading.hand is not None
+    assert sorted((m["type"], m["tiles"][0]) for m in reading.hand["melds"]) == [("kong_concealed", "6m"),
+                                                                                  ("pung", "7s")]
+    assert reading.hand["winning_tile"] == "9m"
+
+
+def test_the_winning_tile_touching_an_exposed_kong_is_cut_off_it():
+    # held-out pitch45 hand 2 (seed 1): the winning tile lay against a kong of East winds, one group of five
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "4p", "9m"], 0)
+    b2, c2 = row(["9m", "E", "E", "E", "E"], 460, sideways={2}, gap_after={0: 4})
+    det = dets(b1 + b2, c1 + c2)
+    reading = interpret(det, "nanjing", winner=0)
+    assert reading.hand is not None
+    assert reading.hand["melds"] == [{"type": "kong_exposed", "tiles": ["E"] * 4, "from": 2}]
+    assert reading.hand["winning_tile"] == "9m" and reading.hand["concealed"] == c1

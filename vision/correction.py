@@ -26,10 +26,9 @@ from .layout import (
     along_rows,
     best_meld_codes,
     flower_faces,
-    kongs_joined,
     log_prob,
+    row_groups,
     rows_of,
-    split_groups,
 )
 from .said import Said, in_lang
 
@@ -121,7 +120,7 @@ def face_up_stray_backs(det: Detections) -> list[Correction]:
     stray = []
     flat = along_rows(det)  # groups read along slanted rows (the same tiles; the probabilities changed are det's)
     for row in rows_of(flat):
-        for g in kongs_joined(flat, split_groups(flat, row)):
+        for g in row_groups(flat, row):
             partner = second_back(det, g)
             if partner is not None:  # read face down as well: the group is a concealed kong
                 was = det.codes[partner]

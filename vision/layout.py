@@ -146,15 +146,17 @@ ODD_GAP = 0.05  # tile widths: the gap before that end tile is wider than the me
 
 
 def odd_end(det: Detections, g: list[int]) -> list[list[int]]:
-    """A group of four with a sideways tile (a claimed meld) whose tiles say it is two groups: three of one face,
-    then at one end a tile that is clearly another face (its face no more likely than ``ODD_FACE``) behind the
-    group's widest gap. A box drawn a little wide closes the gap between a meld and the tile beside it; the faces
-    and the widest gap split them again (the meld and a lone tile, as laid out). Any other group as it is."""
-    if len(g) != 4 or det.face_down[g].any() or not det.sideways[g].any():
+    """A group of four or five with a sideways tile (a claimed meld) whose tiles say it is two groups: a pung or
+    an exposed kong of one face, then at one end a tile that is clearly another face (its face no more likely than
+    ``ODD_FACE``) behind the group's widest gap. A box drawn a little wide, or a phone pitched steeply, closes the
+    gap between a meld and the tile beside it (the winning tile); the faces and the widest gap split them again
+    (the meld and a lone tile, as laid out). Any other group as it is."""
+    if len(g) not in (4, 5) or det.face_down[g].any() or not det.sideways[g].any():
         return [g]
     codes, side = det.codes, det.sideways
     w, gaps = unit_and_gaps(det, g)
-    for end, rest, gap, others in ((0, g[1:], gaps[0], gaps[1:]), (3, g[:3], gaps[2], gaps[:2])):
+    n = len(g) - 1
+    for end, rest, gap, others in ((0, g[1:], gaps[0], gaps[1:]), (n, g[:n], gaps[-1], gaps[:-1])):
         odd = g[end]
         faces = {codes[i] for i in rest}
         if side[odd] or len(faces) != 1 or codes[odd] in faces or codes[odd] == "back":
@@ -210,6 +212,36 @@ def kongs_joined(det: Detections, groups: list[list[int]]) -> list[list[int]]:
                 out[k:k + 2] = [both]
         k += 1
     return out
+
+
+def kongs_apart(det: Detections, groups: list[list[int]]) -> list[list[int]]:
+    """A row's groups with each concealed kong as laid out (a back, one face twice, a back; none sideways) inside a
+    longer group cut out of it: a concealed kong is those four tiles and no more, so the tiles before or after it
+    lie touching it (melds laid edge to edge, a phone pitched steeply) and are groups of their own."""
+    out: list[list[int]] = []
+    down, side = det.face_down, det.sideways
+    for g in groups:
+        rest = list(g)
+        while len(rest) > 4:
+            at = next((k for k in range(len(rest) - 3) if down[rest[k]] and down[rest[k + 3]]
+                       and not down[rest[k + 1]] and not down[rest[k + 2]] and not side[rest[k:k + 4]].any()
+                       and _one_face(det, rest[k + 1:k + 3])), None)
+            if at is None:
+                break
+            out += [p for p in (rest[:at], rest[at:at + 4]) if p]
+            rest = rest[at + 4:]
+        if rest:
+            out.append(rest)
+    return out
+
+
+def row_groups(det: Detections, row: list[int]) -> list[list[int]]:
+    """A left-to-right row's groups as a hand lies: cut at its gaps (``split_groups``); a concealed kong's parts
+    joined across a gap a box drawn narrow opened (``kongs_joined``) and cut out of the tiles touching it
+    (``kongs_apart``); a meld's part joined likewise (``short_melds_joined``); a lone tile touching a meld cut off
+    it (``odd_end``) and melds laid edge to edge cut apart (``melds_touching``)."""
+    groups = short_melds_joined(det, kongs_apart(det, kongs_joined(det, split_groups(det, row))))
+    return [meld for g in groups for part in odd_end(det, g) for meld in melds_touching(det, part)]
 
 
 def _sizes(n: int) -> list[list[int]]:
@@ -494,9 +526,7 @@ def _analyse(det: Detections, rules: Ruleset) -> Layout:
     if len(rows) > 2:
         layout.warnings.append(Said(f"tiles lie in {len(rows)} rows; expected the hand in one or two rows",
                                     f"牌排成 {len(rows)} 行；手牌應排成一行或兩行"))
-    joined = [kongs_joined(det, short_melds_joined(det, split_groups(det, row))) for row in rows]
-    candidates = [(r, meld) for r, groups in enumerate(joined) for g in groups
-                  for part in odd_end(det, g) for meld in melds_touching(det, part)]
+    candidates = [(r, g) for r, row in enumerate(rows) for g in row_groups(det, row)]
     flowers, melds, rest = _sorted_groups(det, rules, candidates, layout)
     concealed, winning, row = _concealed_and_winning(det, rest, layout)
     layout.groups.append(Group("concealed", concealed, row=row))

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, laid_out, rows_of, split_groups
+from .layout import FLOWERS, along_rows, apart_by_size, apart_from_hand, laid_out, row_groups, rows_of
 
 EDGE_SIDE = 640  # pixels: the long side the edges' slant is measured at
 EDGE_BLUR = 1.5  # pixels (at EDGE_SIDE): the blur that leaves a tile's outline and takes off a mat's weave
@@ -128,7 +128,7 @@ def upside_down(det: Detections) -> bool:
     sub = det[keep]
     sub = sub[np.setdiff1d(np.arange(len(sub)), apart_from_hand(sub))]  # the hand only, not the table around it
     codes, side, down = sub.codes, sub.sideways, sub.face_down
-    order = [g for row in rows_of(sub) for g in split_groups(sub, row)
+    order = [g for row in rows_of(sub) for g in row_groups(sub, row)
              if not all(codes[i] in FLOWERS for i in g)]
     # a meld is three or four tiles, one sideways or face down, and flowers set apart come after the hand too; a
     # longer group with a sideways tile, or one with a tile or two read as flowers among many faces (the concealed
