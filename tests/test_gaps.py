@@ -77,8 +77,17 @@ def test_a_tile_missed_in_a_short_meld_row_is_filled_at_the_hands_tile_size():
     assert len(out) == len(seen) + 1
     x1, y1, x2, y2 = out.xyxy[-1]
     assert abs((x1 + x2) / 2 - 160) <= 2 and abs((x2 - x1) - 40) <= 2 and y2 - y1 >= 50
-    big = row_boxes(8, h=80, y=10)  # (a hand row of another size: another set, or nearer the camera)
+    # a hand row of another size (a pitched phone: the melds' row nearer the camera is larger): the meld's row
+    # measures itself by its standing tile and its sideways tile (held-out pitch45 hand 19, seed 1)
+    big = row_boxes(8, h=80, y=10)
     other = big + seen[8:]
     det = Detections(np.array(other, np.float32), np.full(10, 0.9, np.float32))
     out = filled_holes(table_with_row(big + meld), det)
+    assert len(out) == len(other) + 1
+    x1, y1, x2, y2 = out.xyxy[-1]
+    assert abs((x1 + x2) / 2 - 160) <= 2 and y2 - y1 >= 50
+    out = filled_holes(table_with_row(big + [meld[0], meld[2]]), det)  # (the table in the hole: left as it is)
     assert len(out) == len(other)
+    lone = [(100, 200, 144, 256), (176, 200, 220, 256)]  # (two standing tiles: no meld to measure the row by)
+    det = Detections(np.array(big + lone, np.float32), np.full(10, 0.9, np.float32))
+    assert len(filled_holes(table_with_row(big + [(100, 200, 220, 256)]), det)) == 10

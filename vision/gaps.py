@@ -125,13 +125,33 @@ def _borrowed(det: Detections, row: list[int], whole: np.ndarray,
               measures: list[tuple[list[int], float, float, np.ndarray] | None]
               ) -> tuple[list[int], float, float, np.ndarray] | None:
     """A short row's measures (a second row's lone meld, too few whole boxes to measure): the tile width, height
-    and colour of the measured row whose height its tallest box matches (within ``BORROW``): one tile set."""
+    and colour of the measured row whose height its tallest box matches (within ``BORROW``): one tile set; where
+    none does, its own width and height where it is a meld's part (``_meld_measures``), with a measured row's
+    colour."""
     own = [i for i in row if whole[i]]
     if not own:
         return None
     tallest = float(max(det.xyxy[i, 3] - det.xyxy[i, 1] for i in own))
     like = [m for m in measures if m is not None and abs(m[2] - tallest) <= BORROW * m[2]]
-    return (own, *like[0][1:]) if like else None
+    if like:
+        return (own, *like[0][1:])
+    colours = [m[3] for m in measures if m is not None]
+    meld = _meld_measures(det, row, own)
+    return None if meld is None or not colours else (own, *meld, colours[0])
+
+
+def _meld_measures(det: Detections, row: list[int], own: list[int]) -> tuple[float, float] | None:
+    """A short row's own tile width and height where it is a meld's part: a standing box (the tallest whole one)
+    and a sideways tile of its proportions (``SIDE_HEIGHT`` of its height, ``SIDE_WIDTH`` of its width). A second
+    row of melds nearer a pitched phone is larger than the hand's row, so it borrows no other row's size (held-out
+    pitch45 hand 19, seed 1: a pung's middle tile unboxed)."""
+    x1, y1, x2, y2 = det.xyxy.T
+    w, h = x2 - x1, y2 - y1
+    i = max(own, key=lambda j: float(h[j]))
+    if not any(SIDE_HEIGHT[0] * h[i] <= h[j] <= SIDE_HEIGHT[1] * h[i]
+               and SIDE_WIDTH[0] * w[i] <= w[j] <= SIDE_WIDTH[1] * w[i] for j in row if j not in own):
+        return None
+    return float(w[i]), float(h[i])
 
 
 def filled_boxes(det: Detections, new: list[list[float]]) -> Detections:
