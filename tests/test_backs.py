@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.backs import BACK_MIX, back_coloured, backs_where_coloured
+from vision.backs import BACK_MIX, back_coloured, backs_where_coloured, sure_backs
 from vision.classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 
 IVORY = (200, 222, 232)  # B, G, R: a face's ivory in a dim photo
@@ -46,3 +46,16 @@ def test_a_back_read_as_the_blank_dragon_is_read_as_a_back_and_the_faces_keep_th
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
     assert out[4, BACK] >= BACK_MIX * 0.9
     assert np.array_equal(out[:4], probs[:4])
+
+
+def test_a_back_both_models_read_face_down_is_not_vetoed_as_a_patch_of_table() -> None:
+    # held-out handheld hand 26 (seed 0): a concealed kong's back, finder 0.93 and face down 1.0, classifier "back",
+    # "not a tile" 0.57; a real photo's patch of tray the finder scored face down but the class is sure of (0.87)
+    # and a plain patch the finder does not call a back stay vetoed
+    probs = np.full((4, len(CLASSIFIER_CODES)), 0.001, np.float32)
+    probs[:3, BACK] = 0.95
+    probs[3, CLASS_INDEX["P"]] = 0.95
+    back_score = np.array([1.0, 0.97, 0.0, 1.0], np.float32)
+    not_tile = np.array([0.57, 0.87, 0.6, 0.6], np.float32)
+    assert sure_backs(probs, back_score, not_tile).tolist() == [True, False, False, False]
+    assert not sure_backs(probs, None, not_tile).any()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import onnxruntime as ort
 
-from .backs import backs_where_coloured
+from .backs import backs_where_coloured, sure_backs
 from .calibration import Calibration
 from .classes import BACK, CLASS_INDEX, CLASSIFIER_CODES
 from .crops import (
@@ -202,7 +202,8 @@ class Classifier:
             det, crops = det[~alone], [crop for crop, a in zip(crops, alone) if not a]
             not_tile = None if not_tile is None else not_tile[~alone]
         if not_tile is not None and c.not_tile_above:
-            det = det[(not_tile <= c.not_tile_above) | blank_faces(det.probs, crops, not_tile, c.not_tile_above)]
+            det = det[(not_tile <= c.not_tile_above) | blank_faces(det.probs, crops, not_tile, c.not_tile_above)
+                      | sure_backs(det.probs, det.back_score, not_tile)]
         return det
 
     def _read_crops(self, img: np.ndarray, det: Detections, quarter: int
