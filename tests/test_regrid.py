@@ -525,3 +525,26 @@ def test_a_kongs_standing_tiles_boxed_out_of_step_are_spaced_again_up_to_its_sid
     assert len(out) == len(det)
     standing = np.sort(out.xyxy[out.xyxy[:, 1] < TOP + 10][:, 0])
     assert np.allclose(standing[6:], lefts[6:], atol=6)  # (an eighth of a tile: its last box ended short)
+
+
+def test_a_row_seen_from_a_tilted_phone_is_neat_though_its_near_tiles_are_wider() -> None:
+    """Held-out handheld hand 45 (seed 0), its own boxes: a phone tilted 20-35 degrees makes the row's near tiles
+    wider than its far ones, so only 6 of its 11 tall boxes are within 15 % of the median width. The row is a
+    hand's row all the same (steps agree), and the pung of nines boxed as three narrow boxes over its two
+    standing tiles is boxed again as the two (read as a kong of four before)."""
+    standing = [(188, 312), (404, 518), (681, 757), (742, 816), (801, 875), (915, 1014), (1006, 1105),
+                (1270, 1380), (1361, 1461), (1461, 1565), (1541, 1661)]
+    sideways = [(294, 415), (559, 690), (1095, 1232)]
+    tiles = [(188, 294), (294, 404), (404, 518), (559, 681), (681, 778), (778, 875), (915, 1010), (1010, 1095),
+             (1095, 1232), (1270, 1366), (1366, 1461), (1461, 1551), (1551, 1661)]
+    img = np.zeros((1000, 1800, 3), np.uint8)
+    img[:] = (40, 60, 120)
+    for a, b in tiles:
+        img[740:878, a + 2:b - 2] = (215, 230, 235)
+        img[780:820, (a + b) // 2 - 10:(a + b) // 2 + 10] = (40, 90, 30)
+    xyxy = np.float32([[a, 740, b, 870] for a, b in standing] + [[a, 768, b, 876] for a, b in sideways])
+    det = Detections(xyxy, np.full(len(xyxy), 0.8, np.float32), back_score=np.zeros(len(xyxy), np.float32))
+    out = regridded(img, det)
+    inside = [(x1, x2) for x1, _, x2, _ in out.xyxy if 670 <= (x1 + x2) / 2 <= 885]
+    assert len(inside) == 2
+    assert all(abs((x1 + x2) / 2 - m) <= 12 for (x1, x2), m in zip(sorted(inside), (729.5, 826.5)))

@@ -49,8 +49,9 @@ NARROW = 0.85  # a standing box under this share of the row's tile width may be 
 TOUCH = 0.2  # tile widths between two boxes of one run at most
 AROUND = 3  # boxes around a wide one that may share its lost tile
 NEAT_ROW = 6  # standing boxes in a row at least, and this share of them a tile wide (within 15 %):
-NEAT_SHARE = 0.55  # a hand's neat row, not loose tiles lying at every angle (a row with a box over two tiles and
-# three narrow boxes over two more, held-out hand 18, has 4 of 7 a tile wide)
+NEAT_SHARE = 0.5  # a hand's neat row, not loose tiles lying at every angle (a row with a box over two tiles and
+# three narrow boxes over two more, held-out hand 18, has 4 of 7 a tile wide; a row seen from a tilted phone, its
+# near tiles wider, handheld hand 45, 6 of 11)
 CLOSEST = 0.8  # a row's pitch is this share of its tile width at least (boxes overlapping more are no neat row)
 LIKE_TILES = 0.5  # a hole looks like the row's tiles where this share of its pixels is nearer their colour
 TABLE_LINES = 0.9  # the share of a strip's lines like the table for the strip to show it (see ``_table_strip``)
