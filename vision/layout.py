@@ -195,6 +195,14 @@ def short_melds_joined(det: Detections, groups: list[list[int]]) -> list[list[in
     return out
 
 
+def _laid_kong(det: Detections, g: list[int]) -> bool:
+    """Whether four tiles are a concealed kong as laid out: a back at each end, one face twice between, none
+    sideways."""
+    down = det.face_down[g]
+    return len(g) == 4 and bool(down[0] and down[3]) and not down[1:3].any() and not det.sideways[g].any() \
+        and _one_face(det, g[1:3])
+
+
 def kongs_joined(det: Detections, groups: list[list[int]]) -> list[list[int]]:
     """A row's groups (left to right) with two neighbours that together are a concealed kong as laid out (four
     tiles, none sideways, a back at each end and one face twice between) joined, where the gap between them is
@@ -204,9 +212,7 @@ def kongs_joined(det: Detections, groups: list[list[int]]) -> list[list[int]]:
     k = 0
     while k + 1 < len(out):
         both = out[k] + out[k + 1]
-        down = det.face_down[both]
-        if len(both) == 4 and down[0] and down[3] and not down[1:3].any() and not det.sideways[both].any() \
-                and _one_face(det, both[1:3]):
+        if _laid_kong(det, both):
             w, _ = unit_and_gaps(det, both)
             if float(det.xyxy[out[k + 1][0], 0] - det.xyxy[out[k][-1], 2]) < SHORT_JOIN * w:
                 out[k:k + 2] = [both]
@@ -219,13 +225,10 @@ def kongs_apart(det: Detections, groups: list[list[int]]) -> list[list[int]]:
     longer group cut out of it: a concealed kong is those four tiles and no more, so the tiles before or after it
     lie touching it (melds laid edge to edge, a phone pitched steeply) and are groups of their own."""
     out: list[list[int]] = []
-    down, side = det.face_down, det.sideways
     for g in groups:
         rest = list(g)
         while len(rest) > 4:
-            at = next((k for k in range(len(rest) - 3) if down[rest[k]] and down[rest[k + 3]]
-                       and not down[rest[k + 1]] and not down[rest[k + 2]] and not side[rest[k:k + 4]].any()
-                       and _one_face(det, rest[k + 1:k + 3])), None)
+            at = next((k for k in range(len(rest) - 3) if _laid_kong(det, rest[k:k + 4])), None)
             if at is None:
                 break
             out += [p for p in (rest[:at], rest[at:at + 4]) if p]
