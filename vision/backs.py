@@ -13,11 +13,10 @@ back misread is among them, and no face does (faces: lightness 0.88 of the ivory
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from .classes import BACK
-from .crops import CROP_PAD
+from .crops import brightest, face_lab
 
 BACK_LIGHT = 0.8  # a back's brightest tenth: at most this share of the faces' ivory's lightness
 BACK_CHROMA = 15.0  # and at least this far from the ivory's colour (Lab a, b; 8-bit scale)
@@ -28,20 +27,6 @@ LEAST_FACES = 3  # faces that measure the photo's ivory, at least
 MIDDLE = (0.1, 0.7, 0.12, 0.88)  # the face's part measured: top, bottom, left, right (shares of the face)
 
 
-def _face_lab(crop: np.ndarray) -> np.ndarray:
-    """The crop's tile without its padding, in Lab (8-bit scale), as float pixels (rows, columns, 3)."""
-    h, w = crop.shape[:2]
-    py, px = int(round(h * CROP_PAD)), int(round(w * CROP_PAD))
-    face = np.ascontiguousarray(crop[py:h - py, px:w - px])
-    return cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
-
-
-def _brightest(px: np.ndarray, percent: float) -> np.ndarray:
-    """The median Lab colour of the brightest ``percent`` of the pixels ``px`` (n, 3)."""
-    light = px[:, 0]
-    return np.median(px[light >= np.percentile(light, 100 - percent)], axis=0)
-
-
 def back_coloured(crops: list[np.ndarray], faces: np.ndarray) -> np.ndarray:
     """Which crops show no ivory: their middle's brightest tenth at most ``BACK_LIGHT`` of the ivory's lightness
     and ``BACK_CHROMA`` from its colour, the ivory being the median over the crops ``faces`` (read face up) of
@@ -49,8 +34,8 @@ def back_coloured(crops: list[np.ndarray], faces: np.ndarray) -> np.ndarray:
     out = np.zeros(len(crops), bool)
     if len(faces) < LEAST_FACES:
         return out
-    labs = [_face_lab(c) for c in crops]
-    ivory = np.median([_brightest(labs[i].reshape(-1, 3), 20) for i in faces], axis=0)
+    labs = [face_lab(c) for c in crops]
+    ivory = np.median([brightest(labs[i]) for i in faces], axis=0)
     if ivory[0] < 1:
         return out
     top, bottom, left, right = MIDDLE
@@ -59,7 +44,7 @@ def back_coloured(crops: list[np.ndarray], faces: np.ndarray) -> np.ndarray:
         mid = lab[int(top * h):int(bottom * h), int(left * w):int(right * w)].reshape(-1, 3)
         if len(mid) < 9:
             continue
-        c = _brightest(mid, 10)
+        c = brightest(mid, 10)
         out[i] = c[0] <= BACK_LIGHT * ivory[0] and float(np.hypot(c[1] - ivory[1], c[2] - ivory[2])) >= BACK_CHROMA
     return out
 

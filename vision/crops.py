@@ -159,14 +159,11 @@ def centre_ink(crop: np.ndarray) -> float:
     core, not the middle 40 %: a framed white dragon cut a little off its tile shows its frame's inner edge there
     (on the shared `valid` photos, the middle 40 % of 5 % of the crops read blank was over 0.27 inked, the core of
     5 % over 0.05)."""
-    h, w = crop.shape[:2]
-    py, px = int(round(h * CROP_PAD)), int(round(w * CROP_PAD))
-    face = crop[py:h - py, px:w - px]
-    if face.shape[0] < 5 or face.shape[1] < 5:
-        return 0.0
-    lab = cv2.cvtColor(np.ascontiguousarray(face), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = face_lab(crop)
     fh, fw = lab.shape[:2]
-    ivory = _brightest(lab)
+    if fh < 5 or fw < 5:
+        return 0.0
+    ivory = brightest(lab)
     if ivory[0] < INK_FACE_LIGHT:  # no ivory face: a patch of dark table boxed as a tile has no ink to measure
         return 0.0
     a, b = (1 - INK_CORE) / 2, (1 + INK_CORE) / 2
@@ -174,15 +171,26 @@ def centre_ink(crop: np.ndarray) -> float:
     return float((np.linalg.norm(centre - ivory, axis=2) > INK_FROM_IVORY).mean())
 
 
-def _brightest(lab: np.ndarray) -> np.ndarray:
-    """The median Lab colour of the brightest fifth of a Lab picture: a face's ivory."""
+def face_lab(crop: np.ndarray) -> np.ndarray:
+    """The crop's tile without its padding (``CROP_PAD``), in Lab (8-bit scale), as float pixels (rows, columns,
+    3)."""
+    h, w = crop.shape[:2]
+    py, px = int(round(h * CROP_PAD)), int(round(w * CROP_PAD))
+    face = np.ascontiguousarray(crop[py:h - py, px:w - px])
+    if not face.size:  # (a crop too small to hold a face: nothing to convert)
+        return np.zeros((*face.shape[:2], 3), np.float32)
+    return cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def brightest(lab: np.ndarray, percent: int = 20) -> np.ndarray:
+    """The median Lab colour of the brightest ``percent`` of a Lab picture's pixels (the fifth: a face's ivory)."""
     light = lab[..., 0]
-    return np.median(lab[light >= np.percentile(light, 80)], axis=0)
+    return np.median(lab[light >= np.percentile(light, 100 - percent)], axis=0)
 
 
 def face_ivory(crop: np.ndarray) -> np.ndarray:
     """The Lab colour (8-bit scale) of a face's ivory: its crop's brightest fifth."""
-    return _brightest(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2LAB).astype(np.float32))
+    return brightest(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2LAB).astype(np.float32))
 
 
 def middle_colour(crop: np.ndarray) -> np.ndarray:
