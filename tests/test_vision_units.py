@@ -603,6 +603,20 @@ def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre
     assert np.allclose(out[1:], probs[1:])
 
 
+def test_a_meld_with_a_squat_tile_taken_for_sideways_names_its_feeder_by_the_widest():
+    """Composed handheld hand 16 (seed 1): a phone pitched 20-35 degrees makes standing tiles squat, and the first
+    tile of a pung is taken for sideways as well as its middle one. A claimed meld shows one sideways tile: the
+    one lying widest for its height, the middle one, names the feeder (opposite, not left)."""
+    b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m"], 0)
+    b2, c2 = row(["4p"], 460)
+    b3, c3 = row(["7p", "7p", "7p"], 560, sideways={1})
+    det = dets(b1 + b2 + b3, c1 + c2 + c3)
+    det.sideways[11] = True  # the pung's first tile, standing, read as lying sideways
+    lay = analyse(det, "nanning")
+    melds = [(g.meld_type, g.tiles, g.feeder) for g in lay.groups if g.kind == "meld"]
+    assert melds == [("pung", [11, 12, 13], "opposite")]
+
+
 def test_two_melds_laid_edge_to_edge_are_two_melds():
     """Held-out pitch45 hand 0: a pung of 8s and one of 5s, each with a sideways tile, lie with no gap between them
     (a phone pitched steeply closes it). Two sideways tiles in one group are two melds: cut where each has one."""

@@ -600,7 +600,10 @@ def _as_meld(det: Detections, rules: Ruleset, row: int, g: list[int], gcodes: li
     feeder = None
     if shape != "kong_concealed":
         if sideways:
-            pos = sideways[0]
+            # a claimed meld shows one sideways tile; where squat standing tiles (a pitched phone) are taken for
+            # sideways too, the one lying widest for its height is it (composed handheld hand 16 at seed 1)
+            x1, y1, x2, y2 = det.xyxy[g].T
+            pos = max(sideways, key=lambda k: float((x2[k] - x1[k]) / max(float(y2[k] - y1[k]), 1e-6)))
             feeder = "left" if pos == 0 else "right" if pos == len(g) - 1 else "opposite"
             if len(g) == 4 and pos in (1, 2):
                 feeder = "opposite"
