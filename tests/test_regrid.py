@@ -548,3 +548,22 @@ def test_a_row_seen_from_a_tilted_phone_is_neat_though_its_near_tiles_are_wider(
     inside = [(x1, x2) for x1, _, x2, _ in out.xyxy if 670 <= (x1 + x2) / 2 <= 885]
     assert len(inside) == 2
     assert all(abs((x1 + x2) / 2 - m) <= 12 for (x1, x2), m in zip(sorted(inside), (729.5, 826.5)))
+
+
+def test_a_box_over_a_glare_spots_wash_is_not_cut() -> None:
+    """Composed glare_spot hand 29 (seed 1): a spot blows out a kong's sideways tile, and the finder boxes the
+    wash, taller than the row and near two pitches wide. Its shape is the wash's, not two tiles': it stays one
+    box (cut in two, one part is dropped as a surplus tile and the kong is lost)."""
+    lefts = [10 + PITCH * k for k in range(4)]
+    wash = (lefts[3] + PITCH - 4, lefts[3] + PITCH + 80)
+    after = [wash[1] - 6 + PITCH * k for k in range(3)]
+    img = table(lefts + after)
+    img[TOP - 6:BOTTOM + 6, wash[0]:wash[1]] = 255  # (blown out in every channel)
+    det = boxes([(x, x + WIDTH) for x in lefts] + [wash] + [(x, x + WIDTH) for x in after])
+    det.xyxy[4, 1] -= 6
+    det.xyxy[4, 3] += 6
+    out = regridded(img, det)
+    assert len(out) == 8
+    assert any(np.allclose(b, det.xyxy[4]) for b in out.xyxy)
+    plain = table(lefts + [wash[0]] + after)  # (the same boxes with no wash under them: cut as before)
+    assert len(regridded(plain, det)) == 9

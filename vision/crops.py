@@ -143,6 +143,17 @@ def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:
     return (aspect >= low) & (aspect <= 1 / low)
 
 
+def washed_boxes(img: np.ndarray, xyxy: np.ndarray, share: float = 0.3) -> np.ndarray:
+    """Which boxes of a photo lie mostly on a blown-out patch (``washed_share`` of the box's own pixels at least
+    ``share``): a glare spot's wash, whose box has the wash's shape (taller, wider) rather than its tile's."""
+    h, w = img.shape[:2]
+    out = np.zeros(len(xyxy), bool)
+    for i, (x1, y1, x2, y2) in enumerate(np.asarray(xyxy, np.float32)):
+        xa, ya, xb, yb = int(max(0, x1)), int(max(0, y1)), int(min(w, x2)), int(min(h, y2))
+        out[i] = xb > xa and yb > ya and washed_share(img[ya:yb, xa:xb]) >= share
+    return out
+
+
 def washed_share(crop: np.ndarray) -> float:
     """Share of a crop's inner part that is blown out to white in every channel (a glare spot on a glossy tile).
     Real tile faces, the blank white dragon included, stay under 245 in some channel: on the shared photos no

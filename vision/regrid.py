@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from .crops import washed_boxes
 from .detections import Detections, squashed
 from .gaps import LabView, nearer_tiles, table_beside, tiles_colour
 from .layout import rows_of
@@ -245,16 +246,22 @@ def _narrow_runs(det: Detections, tall: list[int], unit: float, used: set[int], 
 Cut = tuple[list[int], float, float, int]  # boxes boxed again, the span's left and right ends, tiles in it
 
 
-def _neat_row(det: Detections, row: list[int], standing: np.ndarray) -> tuple[list[int], float, float, float] | None:
+def _neat_row(det: Detections, row: list[int], standing: np.ndarray, washed: np.ndarray | None = None
+              ) -> tuple[list[int], float, float, float] | None:
     """A hand's neat row's standing boxes left to right (as tall as its tiles), its tile width, its pitch and its
-    height; None for a row too short, or of loose tiles lying at every angle."""
+    height; None for a row too short, or of loose tiles lying at every angle. A ``washed`` box (over a glare
+    spot's wash, ``crops.washed_boxes``) has the wash's shape, taller and wider than its tile: it is none of them,
+    so it is never cut, counted or measured (it still ends a hole beside it, as any box of the row does)."""
+    if washed is not None:
+        standing = standing & ~washed
     x1, y1, x2, y2 = det.xyxy.T
     w, h = x2 - x1, y2 - y1
     whole = [i for i in row if standing[i] and w[i] >= SLIVER * h[i]]  # (a tile's columns of sticks, each boxed
     if len(whole) < 4:  # as a tile, would make the row's tiles look narrow)
         return None
     height = float(np.median(h[[i for i in row if standing[i]]]))
-    tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
+    tall = sorted((i for i in row if h[i] >= 0.85 * height and (washed is None or not washed[i])),
+                  key=lambda i: float(x1[i]))
     # (the tile width of whole boxes as tall as the row: a sideways tile's parts, each boxed, are narrow and low)
     unit = float(np.median(w[[i for i in whole if h[i] >= 0.85 * height] or whole]))
     wide = [i for i in tall if w[i] >= SLIVER * h[i]]
@@ -690,8 +697,9 @@ def _neat_rows(lab: LabView, det: Detections
     """Each neat row of ``det`` (``_neat_row``: its standing boxes, tile width, pitch and height) with its tiles'
     colour; rows too short or loose, or whose tiles' colour is not measured, are passed over."""
     standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
+    washed = washed_boxes(lab.img, det.xyxy)
     for row in rows_of(det):
-        neat = _neat_row(det, row, standing)
+        neat = _neat_row(det, row, standing, washed)
         colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
         if neat is not None and colour is not None:
             yield row, neat, colour
