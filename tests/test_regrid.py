@@ -567,3 +567,18 @@ def test_a_box_over_a_glare_spots_wash_is_not_cut() -> None:
     assert any(np.allclose(b, det.xyxy[4]) for b in out.xyxy)
     plain = table(lefts + [wash[0]] + after)  # (the same boxes with no wash under them: cut as before)
     assert len(regridded(plain, det)) == 9
+
+
+def test_three_tiles_boxed_four_times_half_a_pitch_off_are_boxed_again_as_the_three() -> None:
+    """Held-out motion15 hand 36 (seed 3): three blurred tiles boxed as a narrow box, two boxes a tile wide each
+    over the halves of two tiles (in step with each other, half a pitch off the row's) and a narrow box, lower than
+    the row. Neither narrow box alone lies a whole number of pitches between its anchors; the four together do, and
+    are the three tiles."""
+    lefts = [10 + PITCH * k for k in range(8)]
+    off = [(lefts[3], lefts[3] + 23), (lefts[3] + 23, lefts[3] + 71), (lefts[3] + 74, lefts[3] + 122),
+           (lefts[3] + 122, lefts[5] + WIDTH)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + off + [(x, x + WIDTH) for x in lefts[6:]])
+    det.xyxy[[3, 6], 1] += 8  # (the narrow boxes lower, as blurred parts are: the stretch is not recounted)
+    out = regridded(table(lefts), det)
+    assert len(out) == 8
+    assert np.allclose(np.sort(out.xyxy[:, 0])[3:6], lefts[3:6], atol=3)
