@@ -72,6 +72,7 @@ RECOUNT_HOLE = 1.2  # tile widths: the widest hole inside a stretch counted (its
 INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
 PART = 0.45  # a box lower than this share of the tiles' height, within a tile's band, is a part of a tile
 INK_SHARE = 0.03  # the share of a hole's pixels that are ink for it to show a face
+WASH_TALL = 1.1  # a box over a glare spot's wash this many times as tall as its row's tiles has the wash's shape
 SIDE_GROWN = 1.35  # tile widths: a meld's sideways tile, to which one boxed narrower grows (``_sideways_grown``)
 
 
@@ -250,18 +251,21 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray, washed: np.
               ) -> tuple[list[int], float, float, float] | None:
     """A hand's neat row's standing boxes left to right (as tall as its tiles), its tile width, its pitch and its
     height; None for a row too short, or of loose tiles lying at every angle. A ``washed`` box (over a glare
-    spot's wash, ``crops.washed_boxes``) has the wash's shape, taller and wider than its tile: it is none of them,
-    so it is never cut, counted or measured (it still ends a hole beside it, as any box of the row does)."""
-    if washed is not None:
-        standing = standing & ~washed
+    spot's wash, ``crops.washed_boxes``) taller than the row (``WASH_TALL``) has the wash's shape, not its tiles':
+    it is none of the row's tiles, so it is never cut, counted or measured (it still ends a hole beside it, as any
+    box of the row does). A washed box as tall as the row is boxed as the tiles under the wash are."""
     x1, y1, x2, y2 = det.xyxy.T
     w, h = x2 - x1, y2 - y1
+    wash = np.zeros(len(det), bool)
+    if washed is not None and washed[row].any():
+        height = float(np.median(h[[i for i in row if standing[i] and not washed[i]] or row]))
+        wash = washed & (h > WASH_TALL * height)
+        standing = standing & ~wash
     whole = [i for i in row if standing[i] and w[i] >= SLIVER * h[i]]  # (a tile's columns of sticks, each boxed
     if len(whole) < 4:  # as a tile, would make the row's tiles look narrow)
         return None
     height = float(np.median(h[[i for i in row if standing[i]]]))
-    tall = sorted((i for i in row if h[i] >= 0.85 * height and (washed is None or not washed[i])),
-                  key=lambda i: float(x1[i]))
+    tall = sorted((i for i in row if h[i] >= 0.85 * height and not wash[i]), key=lambda i: float(x1[i]))
     # (the tile width of whole boxes as tall as the row: a sideways tile's parts, each boxed, are narrow and low)
     unit = float(np.median(w[[i for i in whole if h[i] >= 0.85 * height] or whole]))
     wide = [i for i in tall if w[i] >= SLIVER * h[i]]
