@@ -582,3 +582,16 @@ def test_three_tiles_boxed_four_times_half_a_pitch_off_are_boxed_again_as_the_th
     out = regridded(table(lefts), det)
     assert len(out) == 8
     assert np.allclose(np.sort(out.xyxy[:, 0])[3:6], lefts[3:6], atol=3)
+
+
+def test_a_box_as_tall_as_the_row_over_two_washed_tiles_is_cut_into_the_two() -> None:
+    """Held-out glare (seed 0): the spot washes out two touching tiles and the finder boxes both as one, as tall as
+    the row. That box has the tiles' shape, not the wash's: it is cut into the two as any box over two tiles."""
+    lefts = [10 + PITCH * k for k in range(8)]
+    img = table(lefts)
+    img[TOP:BOTTOM, lefts[3]:lefts[4] + WIDTH] = 255
+    det = boxes([(x, x + WIDTH) for x in lefts[:3]] + [(lefts[3], lefts[4] + WIDTH)]
+                + [(x, x + WIDTH) for x in lefts[5:]])
+    out = regridded(img, det)
+    assert len(out) == 8
+    assert np.allclose(np.sort(out.xyxy[:, 0])[3:5], lefts[3:5], atol=3)
