@@ -90,24 +90,6 @@ def test_a_washed_face_is_unsure_and_its_trace_comes_first() -> None:
     assert np.allclose(out.sum(1), 1.0, atol=1e-5)
 
 
-def test_a_washed_out_faces_blank_reading_is_no_evidence_against_its_trace() -> None:
-    """Held-out glare hand 16 (seed 0): two 1p under the spot read as the blank dragon, the de-glared crops' trace
-    of 1p barely above the rest. A pair of blank dragons and a pung of 1p make a legal hand alike, so the
-    reading decides: a washed face looks blank whatever it is, so its blank reading does not outweigh the
-    trace, and the trace comes first of all the faces."""
-    n = len(CLASSIFIER_CODES)
-    probs = np.full((1, n), 0.001, np.float32)
-    probs[0, CLASS_INDEX["P"]] = 1.0
-    probs /= probs.sum(1, keepdims=True)
-    hint = np.ones((1, n), np.float32)
-    hint[0, CLASS_INDEX["1p"]] = 1.5
-    hint[0, CLASS_INDEX["P"]] = 1.4  # (the de-glared crop still looks nearly blank)
-    hint /= hint.sum(1, keepdims=True)
-    out = unsure_where_washed(probs, np.float32([0.8]), hint)
-    assert CLASSIFIER_CODES[int(out[0].argmax())] == "1p"
-    assert out[0].max() < 0.5 and np.isclose(out.sum(), 1.0, atol=1e-5)
-
-
 @needs_data
 @pytest.mark.parametrize("tile", [0, 10, 14])
 def test_a_glare_spot_on_a_tile_of_a_real_hand_is_found_and_flagged(composed_placed: tuple, tile: int) -> None:

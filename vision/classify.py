@@ -73,9 +73,7 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray 
     much is blown out (up to 90 %), so the rule-aware correction leans on the hand and the page flags the tile
     instead of a confident guess. The spread is even, or half even and half ``hint`` (per row: the flattened
     reading of the crop with the glare veil taken off, ``glare.take_off``), so that among the faces the hand
-    allows, the one the washed face still shows traces of comes first. The crop's own blank reading loses its
-    weight in step with the wash: a washed face looks blank whatever it is (held-out glare hand 16: a pair of
-    blank dragons and a pung of 1p are both legal, and the blank reading outweighed the trace of 1p)."""
+    allows, the one the washed face still shows traces of comes first."""
     mix = np.clip((washed - WASHED_FROM) / (WASHED_ALL - WASHED_FROM), 0.0, 1.0) * WASHED_MIX
     if not len(probs) or not mix.any():
         return probs
@@ -89,11 +87,7 @@ def unsure_where_washed(probs: np.ndarray, washed: np.ndarray, hint: np.ndarray 
         h = hint.copy()
         h[:, BACK] = 0.0
         spread = 0.5 * spread + 0.5 * h / np.maximum(h.sum(1, keepdims=True), 1e-9)
-    # (a washed-out face looks blank whatever it is: its own blank reading is no evidence, in step with the wash)
-    kept = probs.copy()
-    kept[:, BLANK] *= 1.0 - mix / WASHED_MIX
-    kept /= np.maximum(kept.sum(1, keepdims=True), 1e-9)
-    return ((1 - mix[:, None]) * kept + mix[:, None] * spread).astype(np.float32)
+    return ((1 - mix[:, None]) * probs + mix[:, None] * spread).astype(np.float32)
 
 
 def not_blank_where_inked(probs: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
