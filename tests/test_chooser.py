@@ -219,3 +219,18 @@ def test_rows_of_discards_just_above_the_hand_are_left_out_whole():
     assert chosen is not None
     assert sorted(chosen[0].apart) == list(range(14, 24))
     assert sorted(t for g in chosen[0].groups for t in g.tiles) == list(range(14))
+
+
+def test_a_kong_is_kept_over_another_players_pung_lying_as_far_from_the_hand():
+    """Composed neighbours hand 12 (seed 1): another player's pung lies half a tile left of the hand, its concealed
+    kong half a tile and a pixel right of its winning tile. Without either the rest is a winning hand; gaps a
+    pixel apart are no evidence, so the cut leaving out fewer tiles wins: the pung is on the table."""
+    b1, c1 = row(["E", "E", "E"], -20 - (40 + 1 + 56 + 1 + 40), sideways={1})  # (ends half a tile before the hand)
+    b2, c2 = row(HAND, 0)
+    b3, c3 = row(["4p"], 440)
+    b4, c4 = row(["back", "8p", "8p", "back"], 440 + 40 + 21)
+    det = dets(b1 + b2 + b3 + b4, c1 + c2 + c3 + c4)
+    r = interpret(det, "nanning", True, 0)
+    assert normal(r.hand) == normal({"concealed": HAND, "winning_tile": "4p", "flowers": [],
+                                     "melds": [{"type": "kong_concealed", "tiles": ["8p"] * 4, "from": None}]})
+    assert sorted(r.layout.apart) == [0, 1, 2]
