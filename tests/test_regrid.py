@@ -567,6 +567,9 @@ def test_a_box_over_a_glare_spots_wash_is_not_cut() -> None:
     assert any(np.allclose(b, det.xyxy[4]) for b in out.xyxy)
     plain = table(lefts + [wash[0]] + after)  # (the same boxes with no wash under them: cut as before)
     assert len(regridded(plain, det)) == 9
+    white = plain.copy()  # (a bright white face blown out inside its frame, a third of the box: no wash either)
+    white[TOP + 8:BOTTOM - 8, wash[0] + 8:wash[0] + WIDTH - 8] = 255
+    assert len(regridded(white, det)) == 9
 
 
 def test_three_tiles_boxed_four_times_half_a_pitch_off_are_boxed_again_as_the_three() -> None:

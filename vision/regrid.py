@@ -73,6 +73,8 @@ INK = 40.0  # Lab lightness units darker than the tiles' ivory: a face's ink
 PART = 0.45  # a box lower than this share of the tiles' height, within a tile's band, is a part of a tile
 INK_SHARE = 0.03  # the share of a hole's pixels that are ink for it to show a face
 WASH_TALL = 1.1  # a box over a glare spot's wash this many times as tall as its row's tiles has the wash's shape
+WASHED = 0.6  # and this share of it blown out at least (a spot blows its tile out whole and spills past it; a bright
+# white face keeps its frame and ink: composed discards hand 25 at seed 1, a blank dragon 0.34 blown, 1.11 as tall)
 SIDE_GROWN = 1.35  # tile widths: a meld's sideways tile, to which one boxed narrower grows (``_sideways_grown``)
 
 
@@ -727,7 +729,7 @@ def _neat_rows(lab: LabView, det: Detections
     """Each neat row of ``det`` (``_neat_row``: its standing boxes, tile width, pitch and height) with its tiles'
     colour; rows too short or loose, or whose tiles' colour is not measured, are passed over."""
     standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
-    washed = washed_boxes(lab.img, det.xyxy)
+    washed = washed_boxes(lab.img, det.xyxy, WASHED)
     for row in rows_of(det):
         neat = _neat_row(det, row, standing, washed)
         colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
