@@ -43,7 +43,7 @@ OWN_ROW = 1.0  # tile widths counted against leaving out a whole row laid out in
 HAND_GAP = 0.8  # tile widths: a cut through a wider gap counts for it (another player's meld lies apart), one
 # through a narrower gap against it (the gaps between the hand's own groups)
 GAP_STEP = 0.15  # tile widths: cuts whose gaps differ by less are as good (a few pixels are no evidence), and the
-# one leaving out fewer tiles wins (composed neighbours hands 12 and 51, seed 1: a kong traded for another's pung)
+# one leaving out fewer tiles wins (composed neighbours hands 12 and 31, seed 1: a kong traded for another's pung)
 
 
 def end_cuts(det: Detections, tiles: list[int], flowers: frozenset[str] = frozenset()

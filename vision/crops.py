@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .detections import aspects
 from .geometry import tile_size
 from .repair import SLIVER
 
@@ -48,11 +49,6 @@ def crops_to_batch(crops: list[np.ndarray]) -> np.ndarray:
         return np.zeros((0, 3, CROP_SIZE, CROP_SIZE), np.float32)
     arr = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
     return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
-
-
-def aspects(xyxy: np.ndarray) -> np.ndarray:
-    """Width over height of each (x1, y1, x2, y2) box."""
-    return (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
 
 
 def orientation(xyxy: np.ndarray, upright: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -143,7 +139,7 @@ def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:
     return (aspect >= low) & (aspect <= 1 / low)
 
 
-def washed_boxes(img: np.ndarray, xyxy: np.ndarray, share: float = 0.3) -> np.ndarray:
+def washed_boxes(img: np.ndarray, xyxy: np.ndarray, share: float) -> np.ndarray:
     """Which boxes of a photo lie mostly on a blown-out patch (``washed_share`` of the box's own pixels at least
     ``share``): a glare spot's wash, whose box has the wash's shape (taller, wider) rather than its tile's."""
     h, w = img.shape[:2]

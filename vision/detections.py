@@ -17,6 +17,11 @@ def box_areas(xyxy: np.ndarray) -> np.ndarray:
     return (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
 
 
+def aspects(xyxy: np.ndarray) -> np.ndarray:
+    """Width over height of each (x1, y1, x2, y2) box."""
+    return (xyxy[:, 2] - xyxy[:, 0]) / np.maximum(xyxy[:, 3] - xyxy[:, 1], 1e-6)
+
+
 def intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(len(a), len(b)) areas where each box of a overlaps each box of b (0 where they do not)."""
     iw = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)

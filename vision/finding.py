@@ -10,8 +10,8 @@ import numpy as np
 
 from .apart import tile_set_apart
 from .blur import blurred, sharpened
-from .crops import PITCHED_MOST, aspects, side_by_side
-from .detections import Detections, box_areas, intersections, squashed
+from .crops import PITCHED_MOST, side_by_side
+from .detections import Detections, aspects, box_areas, intersections, squashed
 from .ends import past_row_ends
 from .finder import SURE, Finder, confident_mass
 from .gaps import filled_holes

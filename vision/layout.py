@@ -22,7 +22,7 @@ from scoring.tiles import CODES
 from scoring.tiles import FLOWERS as FLOWER_KINDS
 
 from .classes import CLASS_INDEX
-from .detections import Detections
+from .detections import Detections, aspects
 from .geometry import levelled, row_angle
 from .said import Said
 
@@ -602,8 +602,8 @@ def _as_meld(det: Detections, rules: Ruleset, row: int, g: list[int], gcodes: li
         if sideways:
             # a claimed meld shows one sideways tile; where squat standing tiles (a pitched phone) are taken for
             # sideways too, the one lying widest for its height is it (composed handheld hand 16 at seed 1)
-            x1, y1, x2, y2 = det.xyxy[g].T
-            pos = max(sideways, key=lambda k: float((x2[k] - x1[k]) / max(float(y2[k] - y1[k]), 1e-6)))
+            aspect = aspects(det.xyxy[g])
+            pos = max(sideways, key=lambda k: float(aspect[k]))
             feeder = "left" if pos == 0 else "right" if pos == len(g) - 1 else "opposite"
             if len(g) == 4 and pos in (1, 2):
                 feeder = "opposite"
