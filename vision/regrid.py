@@ -759,11 +759,11 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
         used: set[int] = set()
         for c in _wide_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
+        for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
+            tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _narrow_cuts(det, row, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False, unit=unit)
         for c in _uneven_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
-            tiles += _tiles_of(det, c, nearest=True, unit=unit)
-        for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         used.update(_phantoms(lab, det, tall, unit, colour, used, down))  # (cut with no tile in their place)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
