@@ -598,3 +598,59 @@ def test_a_box_as_tall_as_the_row_over_two_washed_tiles_is_cut_into_the_two() ->
     out = regridded(img, det)
     assert len(out) == 8
     assert np.allclose(np.sort(out.xyxy[:, 0])[3:5], lefts[3:5], atol=3)
+
+
+def test_a_runs_narrow_boxes_at_its_end_are_spaced_with_the_run_not_joined_as_one_tile() -> None:
+    """Held-out upright hand 4 (seed 4): three bamboo tiles at the row's end boxed as a narrow box, two boxes half
+    a pitch off and two narrow boxes over the last tile's columns. Joining the two narrow boxes first as one tile
+    left four boxes over three tiles; the run between the box in step before it and the table after it holds three
+    pitches, so it is boxed again as the three."""
+    lefts = [10 + PITCH * k for k in range(10)]
+    det = boxes([(x, x + WIDTH) for x in lefts[:7]] + [(360, 399), (386, 437), (432, 482), (475, 501), (486, 512)])
+    out = regridded(table(lefts), det)
+    assert len(out) == len(lefts)
+    assert np.allclose(np.sort(out.xyxy[:, 0]), lefts, atol=4)
+
+
+def abutting(lefts: list[float], width: float, size: int = 1000) -> np.ndarray:
+    """``table``'s colours with tiles ``width`` wide at ``lefts`` (edge to edge where they are a width apart), each
+    with a small mark."""
+    img = np.zeros((160, size, 3), np.uint8)
+    img[:] = (40, 60, 120)
+    for x in lefts:
+        a = int(round(x))
+        img[TOP:BOTTOM, a:int(round(x + width)) - 1] = (215, 230, 235)
+        img[TOP + 20:TOP + 36, a + 20:a + 32] = (40, 90, 30)
+    return img
+
+
+def test_tiles_after_a_box_over_two_are_spaced_from_the_tiles_boxed_again_there() -> None:
+    """Held-out upright hand 19 (seed 4), its boxes as the finder drew them: thirteen tiles edge to edge, the
+    ninth and tenth boxed as one, the last three as two narrow boxes overlapping and a box a fifth too wide. Cut in
+    two, the wide box's tiles anchor the three after it, which are boxed again at the row's pitch (before, the two
+    narrow boxes were joined and a tile was lost)."""
+    lefts = [183 + 52.2 * k for k in range(13)]
+    det = boxes([(x - 1, x + 56) for x in lefts[:8]] + [(598, 696), (701, 742), (731, 776), (793, 862)])
+    out = regridded(abutting(lefts, 52.2), det)
+    assert len(out) == len(lefts)
+    mids = np.sort(out.xyxy[:, 0] + out.xyxy[:, 2]) / 2
+    assert np.all(np.abs(mids - (np.array(lefts) + 26.1)) < 0.2 * 52.2)
+
+
+def test_a_kongs_standing_tiles_boxed_by_their_columns_of_sticks_are_boxed_again_as_the_three() -> None:
+    """Held-out upright hand 42 (seed 4): a kong of nines at the row's end, its sideways tile first, its three
+    standing tiles boxed as six narrow boxes (their columns of sticks, some lower) and a lower part. The stretch
+    from the sideways tile to the table holds three pitches: it is boxed again as the three tiles, the part
+    dropped."""
+    lefts = [10 + PITCH * k for k in range(8)]
+    side_at, kong = 420, [488, 538, 588]
+    img = sideways_table(lefts + kong, side_at)
+    slivers = [(x + k * 24, x + k * 24 + 25) for x in kong for k in (0, 1)]
+    det = boxes([(x, x + WIDTH) for x in lefts] + [(side_at, side_at + 66)] + slivers + [(526, 552)])
+    det.xyxy[8, 1] = BOTTOM - 52
+    det.xyxy[[10, 13], 1] += 8  # (a sliver's box is a little lower than a tile's)
+    det.xyxy[15, 1] += 20  # (the part, lower still)
+    out = regridded(img, det)
+    assert len(out) == len(lefts) + 1 + 3
+    xs = np.sort(out.xyxy[:, 0])
+    assert np.allclose(xs[-3:], kong, atol=4)

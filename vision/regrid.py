@@ -695,23 +695,38 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
     cut: list[int] = []
     for row, (tall, unit, pitch, height), tile in _neat_rows(lab, det):
         for run in _stretches(_joined(lab, det, row, tall, unit, tile, set(), RECOUNT_HOLE), tall):
-            est = (float(x2[run[-1]] - x1[run[0]]) - (unit - pitch)) / pitch  # (boxes overlap by unit - pitch)
-            n = round(est)
             top, bottom = float(np.median(y1[run])), float(np.median(y2[run]))
-            # (as many boxes as tiles, one of them narrow: out of step over the stretch, spaced again evenly)
-            skewed = n == len(run) <= SKEWED_MOST and any(x2[i] - x1[i] < NARROW * unit for i in run)
-            if not (abs(n - len(run)) == 1 and abs(est - n) <= RECOUNT_FIT or skewed and abs(est - n) <= FIT) \
-                    or n < 2 or any(y2[i] - y1[i] < RECOUNT_STANDING * height for i in run) \
+            lo, hi = float(x1[run[0]]), float(x2[run[-1]])
+            est = (hi - lo - (unit - pitch)) / pitch  # (boxes overlap by unit - pitch)
+            n = round(est)
+            narrow = [i for i in run if x2[i] - x1[i] < NARROW * unit]
+            kind = _recount_kind(est, len(run), len(narrow))
+            if kind is None or n < 2 or any(y2[i] - y1[i] < RECOUNT_STANDING * height for i in run
+                                            if not (kind == "split" and i in narrow)) \
                     or not all(_table_past(lab, det, row, i, side, unit, top, bottom, tile)
-                               or skewed and _meld_past(det, row, tall, i, side, unit, height)
+                               or kind != "one" and _meld_past(det, row, tall, i, side, unit, height)
                                for i, side in ((run[0], -1), (run[-1], 1))) \
-                    or _table_across(lab, float(x1[run[0]]), float(x2[run[-1]]), top, bottom, unit, tile, lines=True):
+                    or _table_across(lab, lo, hi, top, bottom, unit, tile, lines=True):
                 continue
-            step = (float(x2[run[-1]] - x1[run[0]]) - unit) / (n - 1)
-            span = (run, float(x1[run[0]]) + (unit - step) / 2, float(x2[run[-1]]) - (unit - step) / 2, n)
+            step = (hi - lo - unit) / (n - 1)
+            span = (run, lo + (unit - step) / 2, hi - (unit - step) / 2, n)
             tiles += _tiles_of(det, span, nearest=True, unit=unit)
-            cut += run
+            cut += run + (_parts_within(det, row, tall, lo, hi) if kind == "split" else [])
     return _replaced(det, tiles, cut)
+
+
+def _recount_kind(est: float, boxes: int, narrow: int) -> str | None:
+    """How a stretch of ``boxes`` boxes (``narrow`` of them narrow) whose length holds ``est`` pitches is boxed
+    again at its count: "one" (one box too many or too few, within ``RECOUNT_FIT``), "split" (two or more too many,
+    more of them narrow than too many: a tile's columns of sticks each boxed, held-out upright hand 42 at seed 4, a
+    kong of nines; within ``RECOUNT_FIT``), "skewed" (as many, at most ``SKEWED_MOST``, one of them narrow: out of
+    step over the stretch; within ``FIT``), or None (not boxed again)."""
+    n = round(est)
+    if abs(est - n) <= RECOUNT_FIT and abs(n - boxes) == 1:
+        return "one"
+    if abs(est - n) <= RECOUNT_FIT and boxes - n >= 2 and narrow > boxes - n:
+        return "split"
+    return "skewed" if n == boxes <= SKEWED_MOST and narrow and abs(est - n) <= FIT else None
 
 
 def _replaced(det: Detections, tiles: list[tuple[list[float], float, float]], cut: list[int]) -> Detections:
@@ -759,12 +774,12 @@ def _boxed_again(lab: LabView, det: Detections) -> Detections:
         used: set[int] = set()
         for c in _wide_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
+        for c in _uneven_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
+            tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
             tiles += _tiles_of(det, c, nearest=True, unit=unit)
         for c in _narrow_cuts(det, row, tall, unit, pitch, used):
             tiles += _tiles_of(det, c, nearest=False, unit=unit)
-        for c in _uneven_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
-            tiles += _tiles_of(det, c, nearest=True, unit=unit)
         used.update(_phantoms(lab, det, tall, unit, colour, used, down))  # (cut with no tile in their place)
         grown.update(_widened(lab, det, row, tall, unit, height, colour, used))
         grown.update(_sideways_grown(lab, det, row, tall, unit, height, colour, down))
