@@ -678,3 +678,18 @@ def test_a_short_rows_box_over_two_tiles_is_cut_at_the_hand_rows_pitch() -> None
     assert len(out) == len(lefts) + 4
     second = np.sort(out.xyxy[out.xyxy[:, 1] > low - 10, 0])
     assert np.allclose(second, kong, atol=3)
+
+
+def test_boxes_reaching_back_over_a_tile_boxed_again_are_not_cut_into_one_tile_too_many() -> None:
+    """Held-out motion15 hand 19 (seed 4), its boxes as the finder drew them: thirteen blurred tiles edge to edge,
+    the ninth and tenth boxed as one, the last three as three boxes shifted half a tile back, the first a fifth too
+    wide. Cut in two, the wide box's second tile reaches over the next box; that box and the two after it, less
+    what the tile boxed again holds, are three tiles, not four."""
+    lefts = [182 + 52.0 * k for k in range(13)]
+    spans = [(182, 242), (233, 293), (285, 344), (336, 400), (391, 448), (440, 498), (493, 556), (549, 604),
+             (596, 685), (671, 744), (735, 802), (799, 865), (903, 964)]
+    img = abutting(lefts + [903.0], 52.0)
+    out = regridded(img, boxes(spans))
+    assert len(out) == 14
+    mids = np.sort(out.xyxy[:, 0] + out.xyxy[:, 2])[:13] / 2
+    assert np.all(np.abs(mids - (np.array(lefts) + 26.0)) < 0.45 * 52.0)  # (one box's middle on each tile)

