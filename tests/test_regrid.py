@@ -678,6 +678,21 @@ def test_a_short_rows_box_over_two_tiles_is_cut_at_the_hand_rows_pitch() -> None
     assert len(out) == len(lefts) + 4
     second = np.sort(out.xyxy[out.xyxy[:, 1] > low - 10, 0])
     assert np.allclose(second, kong, atol=3)
+    # another neat row as tall but of wider tiles (the table's discards, turned, held-out discards hand 24 at
+    # seed 0) lying first: the short row still takes the pitch of the row whose tiles are as wide as its own
+    wider = np.zeros((420, 520, 3), np.uint8)
+    wider[:] = (40, 60, 120)
+    wider[120:] = img[:300]
+    for k in range(7):
+        wider[10:80, 10 + 70 * k:72 + 70 * k] = (215, 230, 235)
+    det2 = Detections.boxes_of([boxes([(10 + 70 * k, 72 + 70 * k) for k in range(7)]), det])
+    det2.xyxy[:7, 1] -= TOP - 10
+    det2.xyxy[:7, 3] -= TOP - 10
+    det2.xyxy[7:, 1] += 120
+    det2.xyxy[7:, 3] += 120
+    out2 = regridded(wider, det2)
+    kong_row = np.sort(out2.xyxy[out2.xyxy[:, 1] > low + 110, 0])
+    assert np.allclose(kong_row, kong, atol=3)
 
 
 def test_boxes_reaching_back_over_a_tile_boxed_again_are_not_cut_into_one_tile_too_many() -> None:

@@ -777,20 +777,22 @@ def _short_row(det: Detections, row: list[int], standing: np.ndarray,
                measured: list[tuple[tuple[list[int], float, float, float], np.ndarray]]
                ) -> tuple[tuple[list[int], float, float, float] | None, np.ndarray | None]:
     """A row too short to measure (a second row's melds: too few standing tiles side by side for a pitch) with
-    the tile width, pitch and colour of a neat row whose height its standing boxes' matches within ``BORROW``
-    (one tile set; a pitched phone's nearer row is larger and borrows none): its boxes as tall as those, its
-    width, pitch and height. Held-out motion15 hand 11 (seed 4): a concealed kong's two faces boxed as one."""
+    the tile width, pitch and colour of the neat row whose tile width and height its standing boxes' match best,
+    each within ``BORROW`` (one tile set; a pitched phone's nearer row is larger and borrows none, and neither
+    does a row of the table's scattered discards, turned and larger): its boxes as tall as those, its width,
+    pitch and height. Held-out motion15 hand 11 (seed 4): a concealed kong's two faces boxed as one."""
     x1, y1, x2, y2 = det.xyxy.T
-    h = y2 - y1
+    w, h = x2 - x1, y2 - y1
     own = [i for i in row if standing[i]]
     if len(own) < 2:
         return None, None
-    height = float(np.median(h[own]))
-    like = [(m, c) for m, c in measured if abs(m[3] - height) <= BORROW * m[3]]
+    width, height = float(np.median(w[own])), float(np.median(h[own]))
+    like = [(abs(m[1] - width) / m[1], m, c) for m, c in measured
+            if abs(m[3] - height) <= BORROW * m[3] and abs(m[1] - width) <= BORROW * m[1]]
     tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
     if not like or len(tall) < 2:
         return None, None
-    (_, unit, pitch, _), colour = like[0]
+    _, (_, unit, pitch, _), colour = min(like, key=lambda t: t[0])
     return (tall, unit, pitch, height), colour
 
 
