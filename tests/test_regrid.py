@@ -624,19 +624,6 @@ def abutting(lefts: list[float], width: float, size: int = 1000) -> np.ndarray:
     return img
 
 
-def test_tiles_after_a_box_over_two_are_spaced_from_the_tiles_boxed_again_there() -> None:
-    """Held-out upright hand 19 (seed 4), its boxes as the finder drew them: thirteen tiles edge to edge, the
-    ninth and tenth boxed as one, the last three as two narrow boxes overlapping and a box a fifth too wide. Cut in
-    two, the wide box's tiles anchor the three after it, which are boxed again at the row's pitch (before, the two
-    narrow boxes were joined and a tile was lost)."""
-    lefts = [183 + 52.2 * k for k in range(13)]
-    det = boxes([(x - 1, x + 56) for x in lefts[:8]] + [(598, 696), (701, 742), (731, 776), (793, 862)])
-    out = regridded(abutting(lefts, 52.2), det)
-    assert len(out) == len(lefts)
-    mids = np.sort(out.xyxy[:, 0] + out.xyxy[:, 2]) / 2
-    assert np.all(np.abs(mids - (np.array(lefts) + 26.1)) < 0.2 * 52.2)
-
-
 def test_a_kongs_standing_tiles_boxed_by_their_columns_of_sticks_are_boxed_again_as_the_three() -> None:
     """Held-out upright hand 42 (seed 4): a kong of nines at the row's end, its sideways tile first, its three
     standing tiles boxed as six narrow boxes (their columns of sticks, some lower) and a lower part. The stretch

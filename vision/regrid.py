@@ -681,7 +681,7 @@ def regridded(img: np.ndarray, det: Detections) -> Detections:
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
     lab = LabView(img)
-    return _recounted(lab, _boxed_again(lab, _boxed_again(lab, _without_parts(det))))
+    return _recounted(lab, _boxed_again(lab, _without_parts(det)))
 
 
 def _without_parts(det: Detections) -> Detections:
