@@ -59,7 +59,10 @@ def match(gt: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int,
 
 def photo_files(images: Path, keep_bad: bool = False, tile_set: str | None = None) -> list[Path]:
     """The photos of a folder, sorted by name; the mislabelled ones (classes.BAD_VALID_PHOTOS) left out unless
-    ``keep_bad``; only those of one tile set (``training.data.DESIGNS``) when ``tile_set`` is given."""
+    ``keep_bad``; only those of one tile set (``training.data.DESIGNS``) when ``tile_set`` is given. A path that is
+    no folder stops the run with one line that names it (a relative ``../shared`` is the checkout's neighbour)."""
+    if not images.is_dir():
+        raise SystemExit(f"no folder of photos at {images} (from {Path.cwd()}); pass --images with its path")
     files = sorted(p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if tile_set is not None:
         files = [p for p in files if design(p.name) == tile_set]

@@ -782,3 +782,12 @@ def test_the_winning_tile_touching_an_exposed_kong_is_cut_off_it():
     assert reading.hand is not None
     assert reading.hand["melds"] == [{"type": "kong_exposed", "tiles": ["E"] * 4, "from": 2}]
     assert reading.hand["winning_tile"] == "9m" and reading.hand["concealed"] == c1
+
+
+def test_the_photo_evaluation_names_a_missing_folder_in_one_line(tmp_path: Path) -> None:
+    """``evaluation.photos --images`` given a path that is no folder (``../shared`` from another working folder)
+    stops with one line naming the path, not a traceback."""
+    from evaluation.photos import photo_files
+
+    with pytest.raises(SystemExit, match="no folder of photos at .*nowhere"):
+        photo_files(tmp_path / "nowhere")
