@@ -5,6 +5,7 @@ narrow tile of its own are left as they are."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.detections import Detections
 from vision.regrid import regridded
@@ -695,3 +696,22 @@ def test_boxes_reaching_back_over_a_tile_boxed_again_are_not_cut_into_one_tile_t
     assert len(out) == 14
     mids = np.sort(out.xyxy[:, 0] + out.xyxy[:, 2])[:13] / 2
     assert np.all(np.abs(mids - (np.array(lefts) + 26.0)) < 0.45 * 52.0)  # (one box's middle on each tile)
+
+
+def test_a_held_out_hand_whose_boxes_reach_over_a_run_beside_them_is_read_exactly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hand 22 of ``python -m vision.evaluate_hands --seed 0`` (upright): measured without what the box beside it
+    reaches over (``regrid._unshared``), a run of the row's boxes looked like one tile more than it is, and a nine
+    of bamboo was dropped as a surplus tile."""
+    from evaluation.hands import normal
+    from evaluation.held_out import held_out_cases
+    from vision import regrid
+    from vision.pipeline import read_image
+    from vision.reader import TileReader
+
+    *_, (k, ruleset, hand, winner, img, _) = held_out_cases(23, 0, "upright")
+    assert k == 22
+    reader = TileReader()
+    assert normal(read_image(img, reader, ruleset, True, winner).hand) == normal(hand)
+    monkeypatch.setattr(regrid, "_unshared", lambda det, tall, run, left, right, unit, pitch: (left, right))
+    assert normal(read_image(img, reader, ruleset, True, winner).hand) != normal(hand)

