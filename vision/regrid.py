@@ -676,7 +676,7 @@ def _tiles_of(det: Detections, cut: Cut, nearest: bool, unit: float) -> list[tup
 
 def regridded(img: np.ndarray, det: Detections) -> Detections:
     """``det`` (boxes in ``img``'s pixels, rows running across) with each run of boxes out of step boxed again one
-    tile at a time, then each stretch of touching tiles boxed one tile too many or too few boxed again at its
+    tile at a time, then each stretch of touching tiles boxed with too many or too few boxes boxed again at its
     length's count (``_recounted``)."""
     if len(det) < 4 or img.ndim != 3 or squashed(det.xyxy):  # (a photo stretched to a square: slivers, no pitch)
         return det
@@ -703,9 +703,10 @@ def _recounted(lab: LabView, det: Detections) -> Detections:
     number of pitches (within ``RECOUNT_FIT``) one more or one fewer than its boxes, boxed again as that many
     tiles at equal steps; so is a short one (a meld's tiles, the table or its sideways tile at either end) that
     holds as many (within ``FIT``) as its boxes, one of them narrow (out of step: a tile boxed in part, the next
-    box over the rest and half the next tile). Why: boxes each in step with the one before may still drift a
-    third of a tile over a few bamboo tiles, and one tile is lost or one too many read, where the stretch's length
-    tells the count."""
+    box over the rest and half the next tile), and one boxed two or more boxes too many, most of them narrow (a
+    tile's columns of sticks each boxed; a sideways tile may end it too), its lower parts of tiles dropped with it
+    (``_recount_kind``). Why: boxes each in step with the one before may still drift a third of a tile over a few
+    bamboo tiles, and one tile is lost or one too many read, where the stretch's length tells the count."""
     x1, y1, x2, y2 = det.xyxy.T
     tiles: list[tuple[list[float], float, float]] = []
     cut: list[int] = []
@@ -758,7 +759,8 @@ def _replaced(det: Detections, tiles: list[tuple[list[float], float, float]], cu
 def _neat_rows(lab: LabView, det: Detections
                ) -> Iterator[tuple[list[int], tuple[list[int], float, float, float], np.ndarray]]:
     """Each neat row of ``det`` (``_neat_row``: its standing boxes, tile width, pitch and height) with its tiles'
-    colour; rows too short or loose, or whose tiles' colour is not measured, are passed over."""
+    colour; a row too short to measure takes a neat row's measures where its tiles match them (``_short_row``);
+    loose rows, and rows whose tiles' colour is not measured, are passed over."""
     standing = upright(det.xyxy[:, 2] - det.xyxy[:, 0], det.xyxy[:, 3] - det.xyxy[:, 1])
     washed = washed_boxes(lab.img, det.xyxy, WASHED)
     rows = rows_of(det)
