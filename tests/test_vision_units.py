@@ -603,6 +603,34 @@ def test_a_west_wind_in_dim_light_is_not_blank_and_a_white_dragon_cut_off_centre
     assert np.allclose(out[1:], probs[1:])
 
 
+def test_a_west_whose_strokes_cross_a_third_of_the_core_loses_a_sure_blank_reading_a_shaded_dragon_keeps_it() -> None:
+    """Held-out motion15 hands 22, 39 and 42 (seed 5): a West smeared by motion blur, read as the blank dragon at
+    0.95-0.97 with the West second, its core 0.35-0.44 inked (the crop lifted to a lit face's ivory). A third of
+    the core inked now moves most of a sure blank reading to the West. A framed white dragon whose inside is one
+    even shade off the ivory (a `valid` photo's: 0.42 of its core off the ivory) has no ink and stays blank."""
+    import cv2
+
+    from vision.classify import not_blank_where_inked
+    from vision.crops import centre_ink
+
+    ivory, ink = (200, 225, 235), (170, 90, 30)
+    west = np.full((64, 64, 3), ivory, np.uint8)
+    for x in range(14, 52, 8):  # strokes across the face, a third of its core
+        cv2.line(west, (x, 12), (x, 52), ink, 2)
+    shaded = np.full((64, 64, 3), ivory, np.uint8)
+    shaded[14:50, 14:50] = (175, 195, 205)  # the frame's inside in the frame's shadow
+    cv2.rectangle(shaded, (10, 10), (53, 53), ink, 3)
+    assert 0.3 < centre_ink(west) < 0.4 and centre_ink(shaded) == 0.0
+
+    n = len(CLASSIFIER_CODES)
+    probs = np.full((2, n), 0.005 / (n - 2), np.float32)
+    probs[:, CLASS_INDEX["P"]] = 0.97
+    probs[:, CLASS_INDEX["W"]] = 0.025
+    out = not_blank_where_inked(probs, [west, shaded])
+    assert CLASSIFIER_CODES[int(out[0].argmax())] == "W"
+    assert np.allclose(out[1], probs[1])
+
+
 def test_a_meld_with_a_squat_tile_taken_for_sideways_names_its_feeder_by_the_widest():
     """Composed handheld hand 16 (seed 1): a phone pitched 20-35 degrees makes standing tiles squat, and the first
     tile of a pung is taken for sideways as well as its middle one. A claimed meld shows one sideways tile: the

@@ -13,6 +13,8 @@ CROP_SIZE = 64
 CROP_PAD = 0.08
 INK_FROM_IVORY = 30.0  # Lab distance from the face's ivory at which a pixel is ink
 INK_CORE = 0.2  # the middle part of a face, each way, whose ink tells a face from the blank white dragon
+EVEN_CORE = 0.05  # a core with less of it far from its own brightest fifth is of one colour: no ink, where
+SHADE_FROM_IVORY = 60.0  # its median is this near the face's ivory (Lab) at most: a shade (smeared ink: 140)
 INK_FACE_LIGHT = 120.0  # Lab lightness (0-255) of a face's brightest fifth under which the crop holds no face (a
 # box over dark cloth with a sliver of a tile; composed rot90 hand 16: 96; held-out faces in dim light 165 and more,
 # 98 % of the `valid` crops read blank 148 and more)
@@ -165,7 +167,9 @@ def centre_ink(crop: np.ndarray) -> float:
     back, and much of it for a character drawn across the face, even smeared by motion blur or in dim light. The
     core, not the middle 40 %: a framed white dragon cut a little off its tile shows its frame's inner edge there
     (on the shared `valid` photos, the middle 40 % of 5 % of the crops read blank was over 0.27 inked, the core of
-    5 % over 0.05)."""
+    5 % over 0.05). A core of one even colour near the ivory is no ink: the shaded inside of a framed white dragon
+    (a `valid` photo's: 0.42 of its core off the ivory, 0.01 off the core's own brightest fifth, its median 28 Lab
+    units off the ivory; a smeared West's strokes: 0.2-0.28 off it; a core all smeared ink: 140 units off)."""
     lab = face_lab(crop)
     fh, fw = lab.shape[:2]
     if fh < 5 or fw < 5:
@@ -175,7 +179,11 @@ def centre_ink(crop: np.ndarray) -> float:
         return 0.0
     a, b = (1 - INK_CORE) / 2, (1 + INK_CORE) / 2
     centre = lab[int(fh * a):int(np.ceil(fh * b)), int(fw * a):int(np.ceil(fw * b))]
-    return float((np.linalg.norm(centre - ivory, axis=2) > INK_FROM_IVORY).mean())
+    off = np.linalg.norm(centre - ivory, axis=2)
+    if float((np.linalg.norm(centre - brightest(centre), axis=2) > INK_FROM_IVORY).mean()) < EVEN_CORE \
+            and float(np.median(off)) < SHADE_FROM_IVORY:
+        return 0.0  # (one colour across the core, near the ivory: a shadow or a tint, no strokes)
+    return float((off > INK_FROM_IVORY).mean())
 
 
 def face_lab(crop: np.ndarray) -> np.ndarray:

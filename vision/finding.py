@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .apart import tile_set_apart
+from .apart import end_tiles, tile_set_apart
 from .blur import blurred, sharpened
 from .crops import PITCHED_MOST, side_by_side
 from .detections import Detections, aspects, box_areas, intersections, squashed
@@ -61,7 +61,8 @@ class SearchConfig:
     wide box touching a narrow one over as many tiles as boxes, are boxed again one tile at a time, and a narrow box
     with the rest of its tile beside it grows over it (``regrid.regridded``); ``set_apart``: a tile-coloured patch
     of a tile's size past a row's right end where no box lies, the table around it, is boxed as the tile set apart
-    (``apart.tile_set_apart``)."""
+    (``apart.tile_set_apart``); ``end_tiles``: a tile-coloured patch touching a row's end, a standing or a sideways
+    tile's size, where no box lies, is boxed as the row's end tile (``apart.end_tiles``)."""
 
     retry_below: float = 0.6
     photo_turn: bool = True
@@ -76,6 +77,7 @@ class SearchConfig:
     fill_holes: bool = True
     regrid: bool = True
     set_apart: bool = True
+    end_tiles: bool = True
 
 
 @dataclass
@@ -271,6 +273,8 @@ class Search:
             best = filled_holes(small, best)
         if self.config.regrid:
             best = regridded(small, best)
+        if self.config.end_tiles:
+            best = end_tiles(small, best)
         if self.config.set_apart:
             best = tile_set_apart(small, best)
         best = from_copy(best, scale, shape)
