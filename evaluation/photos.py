@@ -1,5 +1,6 @@
 """`python -m evaluation.photos --images DIR --labels DIR`: tile recall / precision (IoU >= 0.5), class accuracy on
-matched tiles, images read entirely right, top confusions and latency, on any YOLO-labelled folder.
+matched tiles, images read entirely right (and those whose faces alone are right, boxes aside), top confusions and
+latency, on any YOLO-labelled folder.
 
 Labels use the class order of the shared Roboflow export (--names rf, default) or RULES.md codes in
 CLASSIFIER_CODES order (--names codes). Photos listed in classes.BAD_VALID_PHOTOS are skipped unless
@@ -88,7 +89,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
     ``tile_set``: only the photos of that tile set (e.g. a set a leave-one-design-out classifier never saw)."""
     files = photo_files(images, keep_bad, tile_set)
     files = files[:limit] if limit else files
-    n_gt = n_pred = n_match = n_correct = n_top3 = perfect = 0
+    n_gt = n_pred = n_match = n_correct = n_top3 = perfect = faces = 0
     # per photo kind: photos, photos entirely right, labelled tiles, matched tiles, matched tiles named right
     per_kind: dict[str, Counter[str]] = {"squashed": Counter(), "other": Counter()}
     confusions: Counter[tuple[str, str]] = Counter()
@@ -143,6 +144,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         found.update(gcodes[i] for i, _ in pairs)
         entirely = right == len(gt) == len(det)
         perfect += entirely
+        faces += faces_right(gcodes, codes)
         if not entirely:
             kinds = [k for k, bad in (("missed", len(pairs) < len(gt)), ("extra", len(pairs) < len(det)),
                                       ("misread", right < len(pairs))) if bad]
@@ -164,6 +166,7 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         "class_top3_matched": round(n_top3 / max(n_match, 1), 4),
         "tiles_right_of_all_gt": round(n_correct / max(n_gt, 1), 4),
         "images_entirely_right": round(perfect / max(len(files) - len(errors), 1), 4),
+        "images_faces_right": round(faces / max(len(files) - len(errors), 1), 4),
         "images_entirely_right_by_kind": {k: f"{v['right_photos']}/{v['photos']}" for k, v in per_kind.items()},
         "photos_not_right_by_error": dict(failing.most_common()),
         "photos_not_right": failing_names,
@@ -173,6 +176,14 @@ def evaluate(images: Path, labels: Path, reader: TileReader, names: tuple[str, .
         "latency_ms": {"median": round(float(np.median(lat)), 1), "p90": round(float(np.percentile(lat, 90)), 1)},
         "unreadable": errors,
     }
+
+
+def faces_right(labelled: list[str], read: list[str]) -> bool:
+    """Whether a photo's reading names its labelled tiles, each as often, and nothing more, whatever its boxes:
+    "entirely right" asks each box to overlap its label by ``iou`` too, and a tile lying at a slant is boxed by
+    the reader around the whole tile where some labellers drew a tighter box (the `valid` series of rows at
+    55-70 degrees); this says how many photos fail on the boxes alone."""
+    return Counter(labelled) == Counter(read)
 
 
 def settings(pairs: list[str]) -> list[tuple[str, Any]]:

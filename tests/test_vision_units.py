@@ -819,3 +819,15 @@ def test_the_photo_evaluation_names_a_missing_folder_in_one_line(tmp_path: Path)
 
     with pytest.raises(SystemExit, match="no folder of photos at .*nowhere"):
         photo_files(tmp_path / "nowhere")
+
+
+def test_a_photo_whose_faces_are_right_but_boxes_not_counts_among_the_faces_right_only() -> None:
+    """``evaluation.photos``: a reading naming each labelled tile as often and nothing more has its faces right,
+    whatever its boxes (a tile at a slant boxed whole where the labeller drew a tighter box); a face missed, one
+    too many or one misnamed has not."""
+    from evaluation.photos import faces_right
+
+    assert faces_right(["1m", "1m", "P"], ["P", "1m", "1m"])
+    assert not faces_right(["1m", "1m", "P"], ["1m", "P"])
+    assert not faces_right(["1m", "P"], ["1m", "P", "P"])
+    assert not faces_right(["9m", "P"], ["5m", "P"])
