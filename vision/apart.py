@@ -41,23 +41,32 @@ LOWER = 0.35  # an end tile's columns are measured below this share of the row's
 def tile_set_apart(img: np.ndarray, det: Detections) -> Detections:
     """``det`` (boxes in ``img``'s pixels, rows running across) with a box added past the right end of each row
     where a tile set apart lies that no box covers."""
-    if len(det) < MIN_ROW or img.ndim != 3:
-        return det
-    lab = LabView(img)
-    new = [box for unit, tile, ends in _rows(lab, det) for end, way, top, bottom in ends
-           if way > 0 and (box := _apart(lab, det, end, top, bottom, unit, tile)) is not None]
-    return Detections.boxes_of([det, filled_boxes(det, new)]) if new else det
+    return lost_at_row_ends(img, det, ends=False)
 
 
 def end_tiles(img: np.ndarray, det: Detections) -> Detections:
     """``det`` (boxes in ``img``'s pixels, rows running across) with boxes added at either end of a row where
     tiles touching the row's end box, standing, or standing and then one lying sideways, show the row's colour
     and no box covers them."""
-    if len(det) < MIN_ROW or img.ndim != 3:
+    return lost_at_row_ends(img, det, apart=False)
+
+
+def lost_at_row_ends(img: np.ndarray, det: Detections, ends: bool = True, apart: bool = True) -> Detections:
+    """``det`` with the tiles the finder missed at its rows' ends: touching either end (``ends``, ``_end_run``)
+    and, past the right end and any tiles found touching it, the tile set apart (``apart``, ``_apart``). One pass
+    over the rows for both: measuring a row's tiles is most of the cost (a few ms a 12-MP photo)."""
+    if len(det) < MIN_ROW or img.ndim != 3 or not (ends or apart):
         return det
     lab = LabView(img)
-    new = [box for unit, tile, ends in _rows(lab, det) for end, way, top, bottom in ends
-           for box in _end_run(lab, det, end, way, top, bottom, unit, tile)]
+    new: list[list[float]] = []
+    for unit, tile, row_ends in _rows(lab, det):
+        for end, way, top, bottom in row_ends:
+            touching = _end_run(lab, det, end, way, top, bottom, unit, tile) if ends else []
+            new += touching
+            if apart and way > 0:
+                seen = Detections.boxes_of([det, filled_boxes(det, touching)]) if touching else det
+                box = _apart(lab, seen, max([end] + [t[2] for t in touching]), top, bottom, unit, tile)
+                new += [] if box is None else [box]
     return Detections.boxes_of([det, filled_boxes(det, new)]) if new else det
 
 
@@ -92,11 +101,17 @@ def _end_run(lab: LabView, det: Detections, end: float, way: int, top: float, bo
     a, b = (end, min(float(W), end + END_REACH * unit)) if way > 0 else (max(0.0, end - END_REACH * unit), end)
     if b - a < (WIDTH[0] + BEYOND) * unit or top < 0 or bottom > H:
         return []
-    table = table_beside(lab, a, b, top, bottom, height, tile)
+    # (the table just past the end; and most ends show it at once, so a tile's width past the end is looked at
+    # first, the rest of the reach only where a tile's colour lies there)
+    near = (a, min(b, a + unit)) if way > 0 else (max(a, b - unit), b)
+    table = table_beside(lab, *near, top, bottom, height, tile)
     if table is None or float(np.linalg.norm(tile - table)) < TABLE_APART:
         return []
-    band = lab.region(int(top + LOWER * height), int(bottom - 0.15 * height), int(a), int(b))
-    cols = nearer_tiles(band, tile, table).mean(0)[::way] >= LIKE  # (counted from the end outward)
+    ya, yb = int(top + LOWER * height), int(bottom - 0.15 * height)
+    if not (nearer_tiles(lab.region(ya, yb, int(near[0]), int(near[1])), tile, table).mean(0)[::way][
+            :int(TOUCH * unit) + 1] >= LIKE).any():
+        return []
+    cols = nearer_tiles(lab.region(ya, yb, int(a), int(b)), tile, table).mean(0)[::way] >= LIKE  # (from the end out)
     span = _first_run(cols, int(BREAK * unit))
     if span is None or span[0] > TOUCH * unit or span[1] + BEYOND * unit > len(cols) \
             or cols[span[1]:int(span[1] + BEYOND * unit)].any():
@@ -165,11 +180,8 @@ def _apart(lab: LabView, det: Detections, end: float, top: float, bottom: float,
     if not (GAP[0] * unit <= s <= GAP[1] * unit and WIDTH[0] * unit <= e - s <= WIDTH[1] * unit) or \
             e + BEYOND * unit > len(cols) or cols[e:int(e + BEYOND * unit)].any():
         return None
-    ya, yb = int(max(0.0, top - 0.5 * height)), int(min(float(H), bottom + 0.5 * height))
-    lines = nearer_tiles(lab.region(ya, yb, int(a + s), int(a + e)), tile, table).mean(1) >= LIKE
-    run = _first_run(lines, 0)
-    if run is None or not HEIGHT[0] * height <= run[1] - run[0] <= HEIGHT[1] * height \
-            or lines[run[1]:].any() or run[0] == 0 or run[1] == len(lines):
+    tall = _tall(lab, table, tile, a + s, a + e, top, bottom)
+    if tall is None or not HEIGHT[0] <= tall[0] <= HEIGHT[1]:
         return None  # (no tile of the row's height with the table above and below it)
     return [a + s, top, a + e, bottom]
 

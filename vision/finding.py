@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .apart import end_tiles, tile_set_apart
+from .apart import lost_at_row_ends
 from .blur import blurred, sharpened
 from .crops import PITCHED_MOST, side_by_side
 from .detections import Detections, aspects, box_areas, intersections, squashed
@@ -273,10 +273,7 @@ class Search:
             best = filled_holes(small, best)
         if self.config.regrid:
             best = regridded(small, best)
-        if self.config.end_tiles:
-            best = end_tiles(small, best)
-        if self.config.set_apart:
-            best = tile_set_apart(small, best)
+        best = lost_at_row_ends(small, best, self.config.end_tiles, self.config.set_apart)
         best = from_copy(best, scale, shape)
         best = repair_rows(best) if self.config.repair else best
         best = join_parts(best) if close else best
