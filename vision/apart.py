@@ -116,15 +116,13 @@ def _end_run(lab: LabView, det: Detections, end: float, way: int, top: float, bo
     if span is None or span[0] > TOUCH * unit or span[1] + BEYOND * unit > len(cols) \
             or cols[span[1]:int(span[1] + BEYOND * unit)].any():
         return []  # (no tile there, or a run of the row's colour with no table past it: no tiles of a row)
-    x1, y1, x2, y2 = det.xyxy.T
 
     def at(u: float, v: float) -> tuple[float, float]:  # (offsets from the end outward -> x in the photo)
         return (a + u, a + v) if way > 0 else (b - v, b - u)
 
     xa, xb = at(*span)
-    if bool(np.any((x2 > xa + 0.2 * unit) & (x1 < xb - 0.2 * unit)
-                   & (np.minimum(y2, bottom) - np.maximum(y1, top) > 0.3 * height))):
-        return []  # (a box lies there: the finder saw what lies there)
+    if _boxed(det, xa + 0.2 * unit, xb - 0.2 * unit, top, bottom):  # (the end box's own edge reaches in a little)
+        return []
     s, e = span
     far = _tall(lab, table, tile, *at(max(s, e - 0.9 * unit), e), top, bottom)
     if far is None:
@@ -165,9 +163,8 @@ def _apart(lab: LabView, det: Detections, end: float, top: float, bottom: float,
     a, b = end, min(float(W), end + REACH * unit)
     if b - a < (GAP[0] + WIDTH[0] + BEYOND) * unit or top < 0 or bottom > H:
         return None
-    x1, y1, x2, y2 = det.xyxy.T
-    if bool(np.any((x2 > a) & (x1 < b) & (np.minimum(y2, bottom) - np.maximum(y1, top) > 0.3 * height))):
-        return None  # (a box lies there: the finder saw what lies there)
+    if _boxed(det, a, b, top, bottom):
+        return None
     table = table_beside(lab, a, b, top, bottom, height, tile)
     if table is None or float(np.linalg.norm(tile - table)) < TABLE_APART:
         return None
@@ -184,6 +181,13 @@ def _apart(lab: LabView, det: Detections, end: float, top: float, bottom: float,
     if tall is None or not HEIGHT[0] <= tall[0] <= HEIGHT[1]:
         return None  # (no tile of the row's height with the table above and below it)
     return [a + s, top, a + e, bottom]
+
+
+def _boxed(det: Detections, xa: float, xb: float, top: float, bottom: float) -> bool:
+    """Whether a box lies between x = ``xa`` and ``xb`` of a row (``top`` to ``bottom``), over a third of its
+    height: the finder saw what lies there, and nothing is added."""
+    x1, y1, x2, y2 = det.xyxy.T
+    return bool(np.any((x2 > xa) & (x1 < xb) & (np.minimum(y2, bottom) - np.maximum(y1, top) > 0.3 * (bottom - top))))
 
 
 def _first_run(flags: np.ndarray, gap: int) -> tuple[int, int] | None:
