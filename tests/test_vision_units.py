@@ -322,6 +322,17 @@ def test_only_square_boxes_or_photos_of_landscape_boxes_may_be_read_a_quarter_tu
     assert quarter_turnable(np.zeros((0, 4), np.float32)).shape == (0,)
 
 
+def test_a_squat_box_shaped_like_the_standing_hands_tiles_is_not_read_a_quarter_turned():
+    # a pitched hand's tiles come out squat (0.89); its winning tile, boxed alike, stands as they do (held-out
+    # handheld hand 19, seed 6: a 6p read a quarter turned as 1p), where a squarer box may lie turned
+    boxes, _ = row(["6p"] * 5, 0, w=50, h=56)
+    alike = (6 * 51, 0, 6 * 51 + 51, 57)
+    square = (8 * 51, 0, 8 * 51 + 60, 56)  # 1.07: squarer than the hand's tiles by a fifth
+    xyxy = np.array(boxes + [alike, square], np.float32)
+    assert list(quarter_turnable(xyxy)) == [True] * 7
+    assert list(quarter_turnable(xyxy, hand=50 / 56)) == [False] * 6 + [True]
+
+
 def test_a_tile_of_another_size_is_left_out_of_the_hand_with_a_warning():
     b1, c1 = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "4p", "9m", "9m", "E", "E"], 0)
     b2, c2 = row(["E"], 600)

@@ -170,7 +170,7 @@ class Classifier:
         ``glare.veil_map`` already (None without a blown-out spot); otherwise it is measured here. With a "not a
         tile" class, boxes it gives over ``not_tile_above`` are dropped."""
         c = self.config
-        cut, crops, logp, side = self._read_crops(img, det, quarter)
+        cut, crops, logp, side, hand = self._read_crops(img, det, quarter)
         if c.deglare and not measured:
             veil = veil_map(img)
         veiled = np.flatnonzero(veil_of_boxes(veil, img.shape, det.xyxy) >= VEILED)
@@ -180,7 +180,7 @@ class Classifier:
         if len(veiled) and clear is not None:
             # tiles under a glare veil (faces and backs the veil turned pale): read the de-glared crop as well
             logp[veiled] = (logp[veiled] + self.logp([cut(int(i), clear) for i in veiled])) / 2
-        det.probs = self.probabilities(crops, quarter_turnable(det.xyxy), logp)
+        det.probs = self.probabilities(crops, quarter_turnable(det.xyxy, hand=hand), logp)
         n = len(CLASSIFIER_CODES)
         not_tile = None
         if det.probs.shape[1] == n + 1:  # a classifier with the last class "not a tile" (table, tray, cloth)
@@ -207,10 +207,11 @@ class Classifier:
         return det
 
     def _read_crops(self, img: np.ndarray, det: Detections, quarter: int
-                    ) -> tuple[Cut, list[np.ndarray], np.ndarray, np.ndarray]:
+                    ) -> tuple[Cut, list[np.ndarray], np.ndarray, np.ndarray, float | None]:
         """Each box's crop and log-probabilities, turned upright by its own shape along its row (a box around a
         slanted tile is squarer than the tile), or, for a photo turned by a quarter, all kept as they lie when
-        that reads surer; sets ``det.turned``. Also the cut of tile i from another photo, and the sideways tiles."""
+        that reads surer; sets ``det.turned``. Also the cut of tile i from another photo, the sideways tiles, and the
+        hand's upright tiles' width over height (``run_aspect``; None where no hand stands in the photo)."""
         angle = row_angle(det.xyxy) if self.config.oriented else 0.0
         hand = run_aspect(det) if len(det) else None  # a run of upright tiles touching: the hand as shot
         turn, side = orientation(levelled(det.xyxy, angle), hand)
@@ -236,7 +237,7 @@ class Classifier:
         def cut(i: int, src: np.ndarray) -> np.ndarray:
             return cut_box(det.xyxy[i], bool(turn[i]), src)
 
-        return cut, crops, logp, side
+        return cut, crops, logp, side, hand
 
     def _deglared_hint(self, cut: Cut, img: np.ndarray, washed: np.ndarray, clear: np.ndarray | None
                        ) -> np.ndarray | None:

@@ -128,17 +128,23 @@ def pitched_rows(xyxy: np.ndarray) -> bool:
         return False
     return 1.0 < float(np.median(aspects(xyxy))) <= PITCHED_MOST and side_by_side(xyxy, PITCHED_ROWS)
 
+HAND_LIKE = 0.15  # a box whose width over height is within this share of the hand's tiles' stands like them
 
-def quarter_turnable(xyxy: np.ndarray, low: float = 0.8) -> np.ndarray:
+
+def quarter_turnable(xyxy: np.ndarray, low: float = 0.8, hand: float | None = None) -> np.ndarray:
     """Boxes whose upright end the turn rule of ``orientation`` may have got wrong by a quarter turn: nearly
     square ones (a tile lying near 45 degrees), or every box where the photo's boxes are landscape as a rule
-    (a photo turned by 90 degrees, or one stretched so far that upright tiles come out landscape)."""
+    (a photo turned by 90 degrees, or one stretched so far that upright tiles come out landscape). Where the photo
+    shows a hand standing (``hand``: its upright tiles' width over height, ``orientation.run_aspect``), a box of
+    that shape (within ``HAND_LIKE``) is a tile standing like the hand's, not one turned: a squat tile of a
+    pitched hand read a quarter turned is another face (held-out handheld, seed 6: a 6p set apart read 1p)."""
     if len(xyxy) == 0:
         return np.zeros(0, bool)
     aspect = aspects(xyxy)
     if float(np.median(aspect)) > 1.0:
         return np.ones(len(xyxy), bool)
-    return (aspect >= low) & (aspect <= 1 / low)
+    turnable = (aspect >= low) & (aspect <= 1 / low)
+    return turnable if hand is None else turnable & (np.abs(aspect / hand - 1.0) > HAND_LIKE)
 
 
 def washed_boxes(img: np.ndarray, xyxy: np.ndarray, share: float) -> np.ndarray:
