@@ -715,3 +715,23 @@ def test_a_held_out_hand_whose_boxes_reach_over_a_run_beside_them_is_read_exactl
     assert normal(read_image(img, reader, ruleset, True, winner).hand) == normal(hand)
     monkeypatch.setattr(regrid, "_unshared", lambda det, tall, run, left, right, unit, pitch: (left, right))
     assert normal(read_image(img, reader, ruleset, True, winner).hand) != normal(hand)
+
+
+def test_a_row_whose_tiles_are_boxed_as_columns_of_sticks_takes_the_other_rows_measures() -> None:
+    """Held-out upright hand 43 (seed 6): three bamboo tiles of the concealed row each boxed as two columns of
+    sticks. With only three whole tiles touching, the row has too few steps for a pitch of its own; its width is
+    measured without the slivers, so it takes the melds' row's measures (one tile set) and the slivers are boxed
+    again as the three tiles."""
+    low = 160  # (the melds' row lies this far below the hand's)
+    lefts = [10 + PITCH * k for k in range(7)] + [10 + PITCH * 8 + 25]
+    melds = [10 + PITCH * k for k in range(7)]
+    img = np.concatenate([table(lefts, 520), table(melds, 520)], 0)
+    slivers = [(lefts[3] + 25 * k, lefts[3] + 25 * k + 22) for k in range(6)]
+    det = Detections.boxes_of([
+        boxes([(x, x + WIDTH) for x in lefts[:3]] + slivers + [(x, x + WIDTH) for x in lefts[6:]]),
+        Detections(np.float32([[x, TOP + low, x + WIDTH, BOTTOM + low] for x in melds]), np.full(7, 0.8, np.float32),
+                   back_score=np.zeros(7, np.float32))])
+    out = regridded(img, det)
+    hand = out.xyxy[out.xyxy[:, 1] < low]
+    assert len(hand) == len(lefts)
+    assert np.allclose(np.sort(hand[:, 0]), lefts, atol=3)

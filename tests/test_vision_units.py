@@ -522,6 +522,20 @@ def test_discards_lying_in_line_but_apart_are_not_the_hand():
     assert apart_from_hand(det) == list(range(8))
 
 
+def test_discards_in_line_and_close_are_sized_by_their_standing_tiles_not_their_slanted_boxes():
+    """Held-out discards hand 28 (seed 6): five discards happen to lie in line and close, boxes around tiles at a
+    slant larger than the hand's tiles, one of them standing. A row's tile size is its standing boxes' width: the
+    discards' standing tile is no larger than the hand's, so the hand's row (the longer) is the hand."""
+    from vision.layout import apart_from_hand, close_set, laid_out, tile_size
+
+    b, c = row(["1m", "2m", "3m", "4s", "5s", "6s", "2p", "3p", "9m", "9m", "9m", "5p", "5p", "5p"], 0, y=300)
+    slanted = [(70.0 * i, 100.0, 70.0 * i + 66, 166.0) for i in range(5) if i != 2] + [(140.0, 110.0, 178.0, 166.0)]
+    det = dets(slanted + b, ["E"] * 5 + c)
+    assert laid_out(det, list(range(5))) and close_set(det, list(range(5)))
+    assert tile_size(det, list(range(5))) == 38.0 and tile_size(det, list(range(5, 19))) == 40.0
+    assert apart_from_hand(det) == list(range(5))
+
+
 def test_a_box_drawn_wide_that_closes_the_gap_before_a_meld_does_not_join_a_lone_tile_to_it():
     """The lone tile beside a pung, its box drawn a third of a tile too wide (the gap left is 0.15 tile widths):
     three of one face, a sideways tile, and at the end another face behind the widest gap are two groups; four

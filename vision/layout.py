@@ -348,7 +348,8 @@ HAND_ROWS_APART = 2.0  # rows of one hand lie within this many tile heights of e
 FLOWERS_APART = 4.0  # and its flowers within this many
 PITCHED_SQUAT = 1.2  # rows whose tiles are at most this many times as tall as wide are seen pitched (both the
 PITCHED_FARTHER = 0.6  # hand's main row and the other), and one farther off has tiles this size at least (flat: 0.75)
-NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's
+NEAREST = 0.85  # the hand's row has tiles at least this size of the largest long row's (``tile_size``)
+STANDING_BOX = 1.15  # a box this many times as tall as wide holds a standing tile, not one lying at a slant
 IN_LINE = 0.1  # tile heights: a tile lies in its row's line when its bottom or top edge is this close to the row's
 LAID_OUT = 0.75  # the share of a row's tiles in line from which the row is laid out (a hand), not scattered
 CLOSE_GAP = 0.5  # tile widths: neighbours in a row this close (or overlapping) touch, as a hand's tiles do
@@ -379,6 +380,17 @@ def close_set(det: Detections, row: list[int]) -> bool:
         return True
     unit, gaps = unit_and_gaps(det, row)
     return float((np.array(gaps) <= CLOSE_GAP * unit).mean()) >= CLOSE_SET
+
+
+def tile_size(det: Detections, row: list[int]) -> float:
+    """A row's tile size: the median short side of its standing boxes (taller than wide by ``STANDING_BOX``),
+    of all its boxes where it has none. A box around a tile lying at a slant is larger than the tile, so a line of
+    discards at every angle would look nearer the camera than the hand (held-out discards hand 28, seed 6: five
+    discards in a line taken for the hand's row, and the hand read upside down)."""
+    w, h = det.sizes[row].T
+    short = np.minimum(w, h)
+    standing = h >= STANDING_BOX * w
+    return float(np.median(short[standing] if standing.any() else short))
 
 
 def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: list[int] | None = None) -> list[int]:
@@ -413,8 +425,9 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: lis
         # the lowest
         long_rows = ([r for r in long_rows if laid_out(det, r) and close_set(det, r)]
                      or [r for r in long_rows if laid_out(det, r)] or long_rows)
-        largest = max(float(np.median(short[r])) for r in long_rows)
-        main = max((r for r in long_rows if float(np.median(short[r])) >= NEAREST * largest),
+        sizes = {id(r): tile_size(det, r) for r in long_rows}
+        largest = max(sizes.values())
+        main = max((r for r in long_rows if sizes[id(r)] >= NEAREST * largest),
                    key=lambda r: (len(r), float(centre[r, 1].mean())))
     size, unit = float(np.median(short[main])), float(np.median(height[main]))
     x1, x2 = float(det.xyxy[main, 0].min()) - 6 * unit, float(det.xyxy[main, 2].max()) + 6 * unit

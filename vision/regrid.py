@@ -782,13 +782,17 @@ def _short_row(det: Detections, row: list[int], standing: np.ndarray,
     the tile width, pitch and colour of the neat row whose tile width and height its standing boxes' match best,
     each within ``BORROW`` (one tile set; a pitched phone's nearer row is larger and borrows none, and neither
     does a row of the table's scattered discards, turned and larger): its boxes as tall as those, its width,
-    pitch and height. Held-out motion15 hand 11 (seed 4): a concealed kong's two faces boxed as one."""
+    pitch and height. Held-out motion15 hand 11 (seed 4): a concealed kong's two faces boxed as one. Its width is
+    measured without slivers: a row whose bamboo tiles are each boxed as two columns of sticks has too few whole
+    tiles touching for a pitch of its own, and they would make it look narrower than its tiles (held-out upright
+    hand 43, seed 6)."""
     x1, y1, x2, y2 = det.xyxy.T
     w, h = x2 - x1, y2 - y1
     own = [i for i in row if standing[i]]
     if len(own) < 2:
         return None, None
-    width, height = float(np.median(w[own])), float(np.median(h[own]))
+    whole = [i for i in own if w[i] >= SLIVER * h[i]] or own  # (a tile's columns of sticks, each boxed: no width)
+    width, height = float(np.median(w[whole])), float(np.median(h[own]))
     like = [(abs(m[1] - width) / m[1], m, c) for m, c in measured
             if abs(m[3] - height) <= BORROW * m[3] and abs(m[1] - width) <= BORROW * m[1]]
     tall = sorted((i for i in row if h[i] >= 0.85 * height), key=lambda i: float(x1[i]))
