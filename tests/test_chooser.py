@@ -234,3 +234,21 @@ def test_a_kong_is_kept_over_another_players_pung_lying_as_far_from_the_hand():
     assert normal(r.hand) == normal({"concealed": HAND, "winning_tile": "4p", "flowers": [],
                                      "melds": [{"type": "kong_concealed", "tiles": ["8p"] * 4, "from": None}]})
     assert sorted(r.layout.apart) == [0, 1, 2]
+
+
+def test_another_players_chow_is_never_taken_into_a_hand_of_a_ruleset_without_chows():
+    """Held-out neighbours hand 47 (seed 6): another player's chow lies a third of a tile left of a Nanjing hand,
+    another's kong right of it. Leaving out the kong and the hand's own last pung makes a hand of as many tiles as
+    leaving out the chow and the kong, through gaps as narrow; but Nanjing has no chow, so a hand holding one is no
+    legal hand, and the hand keeps its pung."""
+    x = -14 - (40 + 1 + 40 + 1 + 56)
+    parts = [row(["2p", "3p", "4p"], x, sideways={2}), row(["2m", "3m", "4m", "3s"], 0), row(["3s"], 161 + 30),
+             row(["2m", "2m", "2m"], 191 + 40 + 15, sideways={1}), row(["back", "6p", "6p", "back"], 246 + 138 + 20),
+             row(["5s", "5s", "5s"], 404 + 163 + 20, sideways={0}), row(["7s"] * 4, 587 + 138 + 20, sideways={2})]
+    det = dets([b for p in parts for b in p[0]], [c for p in parts for c in p[1]])
+    r = interpret(det, "nanjing", True, 0)
+    assert normal(r.hand) == normal({"concealed": ["2m", "3m", "4m", "3s"], "winning_tile": "3s", "flowers": [],
+                                     "melds": [{"type": "pung", "tiles": ["2m"] * 3, "from": 2},
+                                               {"type": "kong_concealed", "tiles": ["6p"] * 4, "from": None},
+                                               {"type": "pung", "tiles": ["5s"] * 3, "from": 3}]})
+    assert sorted(r.layout.apart) == [0, 1, 2] + list(range(18, 22))

@@ -137,6 +137,14 @@ def fits(layout: Layout) -> bool:
     return melds <= 4 and hand == 14 - 3 * melds
 
 
+def claimable(layout: Layout, codes: list[str], rules: Ruleset) -> bool:
+    """Whether every meld of ``layout`` (its tiles read as ``codes``) is one ``rules`` lets a player claim: a
+    meld of three different faces is a chow, which a ruleset without chows never has (held-out neighbours hand 47,
+    seed 6: another player's chow beside a Nanjing hand taken into it, and the hand's own pung left out)."""
+    return rules.allows_chow or all(len(g.tiles) != 3 or len({codes[t] for t in g.tiles}) == 1
+                                    for g in layout.groups if g.kind == "meld")
+
+
 def choose_hand(det: Detections, layout: Layout, rules: Ruleset
                 ) -> tuple[Layout, list[str], list[Correction], list[str]] | None:
     """The layout, codes, corrections and warnings of the best legal winning hand with end groups left out (see
@@ -169,7 +177,7 @@ def choose_hand(det: Detections, layout: Layout, rules: Ruleset
         if trials > MOST_TRIALS:
             break
         found, more, warn = correct(det, trial, rules, True, budget=TRIAL_BUDGET)
-        if warn:
+        if warn or not claimable(trial, found, rules):
             continue
         key = (changes(more), round(neg_cut / GAP_STEP), n_out)
         if best is None or key < best[0]:
@@ -201,7 +209,8 @@ def choose_row(det: Detections, layout: Layout, rules: Ruleset
             option = choose_hand(det, trial, rules)
         else:
             found, more, warn = correct(det, trial, rules, True, budget=TRIAL_BUDGET)
-            option = None if warn or "remove" in found else (trial, found, more, [])
+            legal = not warn and "remove" not in found and claimable(trial, found, rules)
+            option = (trial, found, more, []) if legal else None
         if option is not None and (best is None or (changes(option[2]), rank) < best[0]):
             best = ((changes(option[2]), rank), option)
     return None if best is None else best[1]
