@@ -322,6 +322,17 @@ def test_only_square_boxes_or_photos_of_landscape_boxes_may_be_read_a_quarter_tu
     assert quarter_turnable(np.zeros((0, 4), np.float32)).shape == (0,)
 
 
+def test_tiles_of_a_hand_shot_steeply_pitched_are_not_read_a_quarter_turned():
+    # held-out pitch45 hand 5 (seed 6): a hand's squat tiles (1.08) side by side, a sideways tile among them; read a
+    # quarter turned, a pung of Easts came out 1s. A photo of landscape boxes not side by side may still be turned.
+    boxes, _ = row(["E"] * 8, 0, w=54, h=50)
+    side, _ = row(["E"], 8 * 55, w=80, h=50)
+    xyxy = np.array(boxes + side, np.float32)
+    assert not quarter_turnable(xyxy).any()
+    column = np.array([(0, 60 * k, 54, 60 * k + 50) for k in range(8)], np.float32)  # (a photo turned by 90)
+    assert quarter_turnable(column).all()
+
+
 def test_a_squat_box_shaped_like_the_standing_hands_tiles_is_not_read_a_quarter_turned():
     # a pitched hand's tiles come out squat (0.89); its winning tile, boxed alike, stands as they do (held-out
     # handheld hand 19, seed 6: a 6p read a quarter turned as 1p), where a squarer box may lie turned

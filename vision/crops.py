@@ -137,14 +137,19 @@ def quarter_turnable(xyxy: np.ndarray, low: float = 0.8, hand: float | None = No
     (a photo turned by 90 degrees, or one stretched so far that upright tiles come out landscape). Where the photo
     shows a hand standing (``hand``: its upright tiles' width over height, ``orientation.run_aspect``), a box of
     that shape (within ``HAND_LIKE``) is a tile standing like the hand's, not one turned: a squat tile of a
-    pitched hand read a quarter turned is another face (held-out handheld, seed 6: a 6p set apart read 1p)."""
+    pitched hand read a quarter turned is another face (held-out handheld, seed 6: a 6p set apart read 1p). So is
+    a box shaped like the rest where they are a hand shot pitched so steeply that its tiles look landscape
+    (``squat``, ``pitched_rows``; held-out pitch45 hand 5, seed 6: a pung of Easts read as 1s)."""
     if len(xyxy) == 0:
         return np.zeros(0, bool)
     aspect = aspects(xyxy)
-    if float(np.median(aspect)) > 1.0:
+    med = float(np.median(aspect))
+    pitched = med > 1.0 and (squat(xyxy) or pitched_rows(xyxy))
+    if med > 1.0 and not pitched:
         return np.ones(len(xyxy), bool)
     turnable = (aspect >= low) & (aspect <= 1 / low)
-    return turnable if hand is None else turnable & (np.abs(aspect / hand - 1.0) > HAND_LIKE)
+    like = hand if hand is not None else med if pitched else None
+    return turnable if like is None else turnable & (np.abs(aspect / like - 1.0) > HAND_LIKE)
 
 
 def washed_boxes(img: np.ndarray, xyxy: np.ndarray, share: float) -> np.ndarray:
