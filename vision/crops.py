@@ -128,6 +128,7 @@ def pitched_rows(xyxy: np.ndarray) -> bool:
         return False
     return 1.0 < float(np.median(aspects(xyxy))) <= PITCHED_MOST and side_by_side(xyxy, PITCHED_ROWS)
 
+
 HAND_LIKE = 0.15  # a box whose width over height is within this share of the hand's tiles' stands like them
 
 

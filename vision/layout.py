@@ -425,10 +425,9 @@ def apart_from_hand(det: Detections, flower_codes: set[str] = FLOWERS, main: lis
         # the lowest
         long_rows = ([r for r in long_rows if laid_out(det, r) and close_set(det, r)]
                      or [r for r in long_rows if laid_out(det, r)] or long_rows)
-        sizes = {id(r): tile_size(det, r) for r in long_rows}
-        largest = max(sizes.values())
-        main = max((r for r in long_rows if sizes[id(r)] >= NEAREST * largest),
-                   key=lambda r: (len(r), float(centre[r, 1].mean())))
+        sized = [(r, tile_size(det, r)) for r in long_rows]
+        largest = max(s for _, s in sized)
+        main = max((r for r, s in sized if s >= NEAREST * largest), key=lambda r: (len(r), float(centre[r, 1].mean())))
     size, unit = float(np.median(short[main])), float(np.median(height[main]))
     x1, x2 = float(det.xyxy[main, 0].min()) - 6 * unit, float(det.xyxy[main, 2].max()) + 6 * unit
     # a photo pitched toward the table (its tiles squat) shows a row farther off smaller than perspective-free rows
