@@ -124,6 +124,26 @@ def shooting(tmp_path: Path, size: str, failure: str) -> Iterator[Any]:
         driver.quit()
 
 
+def tap(wait: Any, xpath: str) -> None:
+    """Click the element at ``xpath`` once it takes the click: Streamlit may still be drawing it (an expander
+    opening, a rerun) after Selenium finds it clickable, and the click is then refused as not interactable."""
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+    )
+    from selenium.webdriver.common.by import By
+
+    def clicked(driver: Any) -> bool:
+        try:
+            driver.find_element(By.XPATH, xpath).click()
+        except (ElementClickInterceptedException, ElementNotInteractableException, StaleElementReferenceException):
+            return False
+        return True
+
+    wait.until(clicked)
+
+
 def photo_sent(driver: Any, server: str, photo: Path) -> Any:
     """The page opened in English with ``photo`` uploaded; the wait (90 s) to use for what it then shows."""
     from selenium.webdriver.common.by import By
@@ -419,8 +439,8 @@ def test_sharing_a_table_at_phone_size_and_joining_from_its_qr_code(server: str,
     with shooting(tmp_path / "a", "390,844", "failure_share.png") as driver:
         driver.get(server)
         wait = WebDriverWait(driver, 90)
-        wait.until(ec.element_to_be_clickable((By.XPATH, "//summary[contains(., 'Share this table')]"))).click()
-        wait.until(ec.element_to_be_clickable((By.XPATH, "//button[contains(., 'Share this table')]"))).click()
+        tap(wait, "//summary[contains(., 'Share this table')]")
+        tap(wait, "//button[contains(., 'Share this table')]")
         code_line = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'Join code for')]")))
         image = wait.until(ec.presence_of_element_located((By.XPATH, "//img[contains(@src, 'media')]"
                                                                      "[ancestor::*[@data-testid='stImage']]")))
@@ -439,7 +459,7 @@ def test_sharing_a_table_at_phone_size_and_joining_from_its_qr_code(server: str,
         assert field.get_attribute("value") == link.rsplit("join=", 1)[1]
         wait.until(lambda d: "join=" not in d.current_url)
         other.find_element(By.XPATH, "//input[@aria-label='Your name']").send_keys("Ann", Keys.ENTER)
-        wait.until(ec.element_to_be_clickable((By.XPATH, "//button[contains(., 'Join this table')]"))).click()
+        tap(wait, "//button[contains(., 'Join this table')]")
         joined = wait.until(ec.presence_of_element_located((By.XPATH, "//*[contains(text(), 'You joined as')]")))
         assert "Ann" in joined.text
         other.execute_script("window.scrollTo(0, 0);")
