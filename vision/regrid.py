@@ -279,14 +279,14 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray, washed: np.
         height = float(np.median(h[[i for i in row if standing[i] and not washed[i]] or row]))
         wash = washed & (h > WASH_TALL * height)
         standing = standing & ~wash
-    whole = [i for i in row if standing[i] and w[i] >= SLIVER * h[i]]  # (a tile's columns of sticks, each boxed
-    if len(whole) < 4:  # as a tile, would make the row's tiles look narrow)
+    whole = _unsplit(w, h, [i for i in row if standing[i]])  # (a tile's columns of sticks, each boxed as a tile,
+    if len(whole) < 4:  # would make the row's tiles look narrow)
         return None
     height = float(np.median(h[[i for i in row if standing[i]]]))
     tall = sorted((i for i in row if h[i] >= 0.85 * height and not wash[i]), key=lambda i: float(x1[i]))
     # (the tile width of whole boxes as tall as the row: a sideways tile's parts, each boxed, are narrow and low)
     unit = float(np.median(w[[i for i in whole if h[i] >= 0.85 * height] or whole]))
-    wide = [i for i in tall if w[i] >= SLIVER * h[i]]
+    wide = _unsplit(w, h, tall)
     tile_wide = [bool(abs(w[i] / unit - 1) <= 0.15) for i in wide]
     if len(tall) < NEAT_ROW or float(np.mean(tile_wide)) < NEAT_SHARE:
         return None
@@ -300,6 +300,12 @@ def _neat_row(det: Detections, row: list[int], standing: np.ndarray, washed: np.
     if len(steps) < 3 or float(np.median(steps)) < CLOSEST * unit:
         return None
     return tall, unit, _modal_step(steps), height
+
+
+def _unsplit(w: np.ndarray, h: np.ndarray, boxes: list[int]) -> list[int]:
+    """Of ``boxes`` (widths ``w``, heights ``h``), those at least ``SLIVER`` as wide as they are tall: whole tiles,
+    not slivers (a bamboo tile's columns of sticks, each boxed), in their order."""
+    return [i for i in boxes if w[i] >= SLIVER * h[i]]
 
 
 def _modal_step(steps: list[float]) -> float:
@@ -791,7 +797,7 @@ def _short_row(det: Detections, row: list[int], standing: np.ndarray,
     own = [i for i in row if standing[i]]
     if len(own) < 2:
         return None, None
-    whole = [i for i in own if w[i] >= SLIVER * h[i]] or own  # (a tile's columns of sticks, each boxed: no width)
+    whole = _unsplit(w, h, own) or own  # (a tile's columns of sticks, each boxed: no width)
     width, height = float(np.median(w[whole])), float(np.median(h[own]))
     like = [(abs(m[1] - width) / m[1], m, c) for m, c in measured
             if abs(m[3] - height) <= BORROW * m[3] and abs(m[1] - width) <= BORROW * m[1]]
